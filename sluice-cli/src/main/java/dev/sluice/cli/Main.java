@@ -1,0 +1,101 @@
+package dev.sluice.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code sluice} command. Each subcommand is its own class; this one only wires them together and turns
+ * failures into one line on stderr (a stack trace only with {@code --verbose}) and a conventional exit code.
+ */
+@Command(
+        name = "sluice",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
+        subcommands = {InfoCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */
+    public static final int EXIT_TROUBLE = 2;
+
+    @Option(names = "--verbose", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Builds the command line with Sluice's error handling; tests call this to run commands in-process. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            boolean verbose = parseResult.matchedOption("--verbose") != null
+                    || parseResult.originalArgs().contains("--verbose");
+            if (verbose) {
+                ex.printStackTrace(err);
+            } else {
+                err.println("sluice: " + describe(ex));
+            }
+            err.flush();
+            return EXIT_TROUBLE;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("sluice: " + ex.getMessage());
+            err.println("Try 'sluice " + (ex.getCommandLine() == ex.getCommandLine().getCommandSpec().root().commandLine()
+                    ? "" : ex.getCommandLine().getCommandName() + " ") + "--help' for more information.");
+            err.flush();
+            return EXIT_TROUBLE;
+        });
+        return cl;
+    }
+
+    /** One line for an exception: its message, with the exception's simple name when that adds meaning. */
+    static String describe(Throwable ex) {
+        String msg = ex.getMessage();
+        String type = ex.getClass().getSimpleName();
+        if (msg == null || msg.isBlank()) {
+            return type;
+        }
+        if (ex instanceof java.nio.file.NoSuchFileException) {
+            return msg + ": No such file or directory";
+        }
+        if (ex instanceof java.nio.file.AccessDeniedException) {
+            return msg + ": Permission denied";
+        }
+        if (ex instanceof java.nio.file.FileAlreadyExistsException) {
+            return msg + ": File exists";
+        }
+        if (ex instanceof java.nio.file.NotDirectoryException) {
+            return msg + ": Not a directory";
+        }
+        if (ex instanceof java.nio.file.DirectoryNotEmptyException) {
+            return msg + ": Directory not empty";
+        }
+        return msg;
+    }
+
+    public static void main(String[] args) {
+        int code = commandLine().execute(args);
+        System.exit(code);
+    }
+
+    /** Reports the Sluice version and the JVM running it. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {
+                "sluice " + (v == null ? "development build" : v),
+                "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+            };
+        }
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * Sluice: fast file and stream I/O whose defaults were chosen by benchmark.
+ */
+module dev.sluice {
+}
