@@ -2,4 +2,6 @@
  * Sluice: fast file and stream I/O whose defaults were chosen by benchmark.
  */
 module dev.sluice {
+    exports dev.sluice.io;
+    exports dev.sluice.file;
 }
