@@ -1,7 +1,9 @@
 package dev.sluice.bench.io;
 
 import dev.sluice.io.FastBufferedInputStream;
+import java.io.BufferedInputStream;
 import java.io.FileInputStream;
+import java.io.InputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +39,7 @@ public class BufferSizeBench {
     @Param({"4096", "8192", "16384", "65536", "262144", "1048576"})
     public int bufferSize;
 
-    @Param({"64", "1024", "8192"})
+    @Param({"64", "512", "8192"})
     public int chunk;
 
     Path file;
@@ -52,13 +54,20 @@ public class BufferSizeBench {
     @Benchmark
     public long read(CpuTime cpu) throws IOException {
         CpuClock.start(cpu);
-        return CpuClock.stop(cpu, readBody());
+        return CpuClock.stop(cpu, drainInPieces(new FastBufferedInputStream(new FileInputStream(file.toFile()), bufferSize)));
     }
 
-    private long readBody() throws IOException {
+    /** The same loop through java.io.BufferedInputStream, for comparison at each size. */
+    @Benchmark
+    public long jdkRead(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drainInPieces(new BufferedInputStream(new FileInputStream(file.toFile()), bufferSize)));
+    }
+
+    private long drainInPieces(InputStream in) throws IOException {
         long sum = 0;
         byte[] a = array;
-        try (FastBufferedInputStream in = new FastBufferedInputStream(new FileInputStream(file.toFile()), bufferSize)) {
+        try (in) {
             int n;
             while ((n = in.read(a, 0, a.length)) >= 0) {
                 sum += n + a[n >> 1];
