@@ -19,7 +19,6 @@ final class E5Gzip extends Experiment {
     static final String DEFAULT = "GZIPInputStream (512 B default)";
     static final String OVER_BIS = "GZIPInputStream over BufferedInputStream";
     static final String BUF64K = "GZIPInputStream 64 KiB buffer";
-    static final String SWEEP_PREFIX = "buffer ";
 
     E5Gzip() {
         super("E5", "Gzip decompression",
@@ -45,7 +44,7 @@ final class E5Gzip extends Experiment {
                 okio.Okio.buffer(new okio.GzipSource(okio.Okio.source(gz))).inputStream(), 8192)));
         // Sluice's GzipInputStream lands with the gzip branch: one more c.add(...) here.
         for (int size : sweep(corpus.scale())) {
-            c.add(new Case(SWEEP_PREFIX + Loops.size(size) + " input buffer", SWEEP, n, () -> Loops.sumBytes(
+            c.add(new Case(Loops.size(size) + " input buffer", SWEEP, n, () -> Loops.sumBytes(
                     new GZIPInputStream(new FileInputStream(gz.toFile()), size), 8192)));
         }
         return c;

@@ -101,7 +101,8 @@ public final class BenchProcess {
     }
 
     private static String shorten(String s) {
-        return s.length() <= 40 ? s : s.substring(0, 39) + "…";
+        // Fixed width, so that the bar does not jump as the message changes.
+        return s.length() <= 40 ? String.format("%-40s", s) : s.substring(0, 39) + "…";
     }
 
     private static void drain(Process p, StringBuilder into) {

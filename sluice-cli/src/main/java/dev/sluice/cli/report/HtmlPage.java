@@ -80,7 +80,15 @@ final class HtmlPage {
                         .append(esc(v.outcome().text())).append("</span>: ").append(esc(v.summary())).append("</p>\n");
             }
             for (Map.Entry<String, List<Result>> group : byParam(e.results()).entrySet()) {
-                byte[] png = Charts.comparison(e.id() + " · " + group.getKey() + " (" + env.reads() + ")", group.getValue());
+                byte[] png;
+                try {
+                    png = Charts.comparison(e.id() + " · " + group.getKey() + " (" + env.reads() + ")", group.getValue());
+                } catch (RuntimeException | LinkageError | InternalError ex) {
+                    // A JDK without fonts or AWT libraries cannot draw: keep the report, say why the chart is missing.
+                    h.append("<p class=\"note\">Chart of ").append(esc(group.getKey())).append(" not drawn: ")
+                            .append(esc(ex.toString())).append(" (the table below has every number).</p>\n");
+                    continue;
+                }
                 if (png != null) {
                     h.append("<figure><img alt=\"").append(esc(e.id() + " " + group.getKey()))
                             .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(png))

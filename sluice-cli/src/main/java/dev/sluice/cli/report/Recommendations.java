@@ -21,6 +21,8 @@ final class Recommendations {
     static final long BUILT_IN_BUFFER = 65536;
     /** A different buffer size is recommended only when it beats the built-in default by at least this. */
     static final double MIN_GAIN = 1.05;
+    /** Winners closer than this (percent) to the runner-up are reported as a tie: quick runs are noisy. */
+    static final double TIE_PERCENT = 3;
 
     static List<Recommendation> from(List<ExperimentReport> experiments) {
         List<Recommendation> out = new ArrayList<>();
@@ -38,7 +40,7 @@ final class Recommendations {
                 }
                     break;
                 case "E5": winner(out, t, "strategies", e.id(), "To read gzip use %s");
-                    winner(out, t, "input buffer sweep", e.id(), "Give GZIPInputStream a %s");
+                    winner(out, t, "input buffer sweep", e.id(), "Best GZIPInputStream input buffer here: %s");
                     break;
                 case "E7": winner(out, t, "copy", e.id(), "To copy a file use %s");
                     winner(out, t, "contentEquals", e.id(), "To compare files use %s");
@@ -100,8 +102,9 @@ final class Recommendations {
         }
         String second = t.best(param, v -> !v.equals(best));
         Double margin = second == null ? null : Verdicts.round((t.median(best, param) / t.median(second, param) - 1) * 100);
-        String advice = String.format(Locale.ROOT, format, best)
-                + (second == null ? "." : String.format(Locale.ROOT, " (%.0f%% ahead of %s).", margin, second));
+        String advice = String.format(Locale.ROOT, format, best) + (second == null ? "."
+                : margin < TIE_PERCENT ? String.format(Locale.ROOT, " (tied with %s: %.1f%% apart).", second, margin)
+                : String.format(Locale.ROOT, " (%.0f%% ahead of %s).", margin, second));
         out.add(new Recommendation(null, null, null, advice, margin, id + ": " + param));
     }
 
