@@ -95,7 +95,11 @@ public final class QuickRunner {
         root.put("jvm", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version"));
         root.put("dataDir", dataDir.toAbsolutePath().toString());
-        root.put("sources", corpus.sources());
+        List<String> sources = new ArrayList<>(corpus.sources());
+        if (JmhHarness.lockIgnored) {
+            sources.add("note: another JMH run held this machine's JMH lock for over 2 minutes; measured beside it");
+        }
+        root.put("sources", sources);
         root.put("experiments", experiments);
         root.put("sink", Measure.sink);
         Path parent = out.toAbsolutePath().getParent();

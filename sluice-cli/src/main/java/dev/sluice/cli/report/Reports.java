@@ -65,6 +65,17 @@ public final class Reports {
     public static Report assemble(Path rawFile, String jdk, String os, String cpu, int cores, String fileSystem,
                                   String command) throws IOException {
         RawResults raw = RawResults.read(rawFile);
+        String firstError = null;
+        boolean anyMeasured = false;
+        for (ExperimentReport e : raw.experiments()) {
+            for (Report.Result r : e.results()) {
+                anyMeasured |= r.measured();
+                firstError = firstError == null ? r.error() : firstError;
+            }
+        }
+        if (!anyMeasured) {
+            throw new IOException("no case could be measured" + (firstError == null ? "" : ": " + firstError));
+        }
         boolean estimate = !raw.harness().startsWith("JMH");
         Environment env = new Environment(jdk, os, cpu, cores, fileSystem, "page-cached", raw.harness(), raw.scale(),
                 Math.max(1, raw.reps()));

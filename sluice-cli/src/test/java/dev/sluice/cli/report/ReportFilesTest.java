@@ -109,4 +109,18 @@ class ReportFilesTest {
         assertTrue(html.contains("Xeon, 2.2 GHz") && html.contains("ext4 (/dev/vda)") && html.contains("page-cached"));
         assertTrue(html.contains("disk full, &quot;really&quot;"), "escaped");
     }
+
+    @Test
+    void aRunWhereNothingWasMeasuredIsAnErrorNamingTheCause() throws IOException {
+        Path raw = dir.resolve("raw.json");
+        Files.writeString(raw, "{\"format\":\"sluice-raw-results/1\",\"scale\":\"tiny\",\"harness\":\"JMH 1.37\","
+                + "\"reps\":5,\"sources\":[],\"experiments\":[{\"id\":\"E7\",\"title\":\"t\",\"claim\":\"c\","
+                + "\"cases\":[{\"variant\":\"v\",\"param\":\"p\",\"bytesPerOp\":1,\"error\":\"IOException: lock\"}]}]}");
+        IOException ex = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> Reports.assemble(raw, "jdk", "os", "cpu", 2, "ext4", "sluice report"));
+        assertEquals("no case could be measured: IOException: lock", ex.getMessage());
+        Files.writeString(raw, "{\"format\":\"other\"}");
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> Reports.assemble(raw, "jdk", "os", "cpu", 2, "ext4", "x")).getMessage().contains("not raw results"));
+    }
 }
