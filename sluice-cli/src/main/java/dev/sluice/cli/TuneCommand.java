@@ -74,11 +74,16 @@ final class TuneCommand implements Callable<Integer> {
         Path file = Files.createTempFile(dir, ".sluice-tune-", ".bin");
         try {
             fill(file, bytes);
-            boolean direct = supportsDirect(file);
+            String type = Files.getFileStore(dir.toAbsolutePath()).type();
+            boolean inMemory = MEMORY_FILE_SYSTEMS.contains(type);
+            boolean direct = supportsDirect(file, align);
             out.println("sluice tune: " + p.fileSystem() + " at " + dir.toAbsolutePath() + ", block size " + align
                     + " B, test file " + (bytes >> 20) + " MiB");
             out.println("  JDK " + p.jdk() + " | " + p.os() + " | " + p.cpu() + " (" + p.cores() + " cores)");
-            if (direct) {
+            if (inMemory) {
+                out.println("  " + type + " keeps files in memory: there is no device, so these are memory reads"
+                        + (direct ? " (O_DIRECT accepted, but nothing is cold)." : " (O_DIRECT not supported)."));
+            } else if (direct) {
                 out.println("  Reads bypass the page cache (O_DIRECT): these are cold reads from the device.");
             } else {
                 out.println("  O_DIRECT is not supported on this file system (" + p.fileSystem() + "): these are "
@@ -103,12 +108,13 @@ final class TuneCommand implements Callable<Integer> {
             out.println("Recommended:");
             out.println("  -Dsluice.io.bufferSize=" + BUFFERS[pick]);
             out.println("  Why: " + human(BUFFERS[pick]) + " reads reached " + String.format(Locale.ROOT, "%.0f",
-                    median(results.get(pick))) + " MB/s " + (direct ? "cold" : "page-cached") + "; each larger size "
+                    median(results.get(pick))) + " MB/s " + (inMemory ? "from memory" : direct ? "cold" : "page-cached")
+                    + "; each larger size "
                     + "gained less than 5% more. FastBufferedInputStream/FastBufferedOutputStream (and FastFiles "
                     + "streams) then fill their buffer with reads of this size.");
-            if (!direct) {
-                out.println("  Caution: measured page-cached reads; on a file system with O_DIRECT, rerun there for "
-                        + "cold-read advice.");
+            if (!direct || inMemory) {
+                out.println("  Caution: these were not cold reads; rerun on a disk-backed file system that supports "
+                        + "O_DIRECT for cold-read advice.");
             }
             out.flush();
         } finally {
@@ -118,8 +124,8 @@ final class TuneCommand implements Callable<Integer> {
     }
 
     /**
-     * The smallest buffer after which growing no longer pays: walks up the sweep while the next size's median is at
-     * least {@link #WORTH_IT} times the current one's.
+     * The smallest buffer after which growing no longer pays: a larger size replaces the pick only if its median is at
+     * least {@link #WORTH_IT} times the pick's.
      */
     static int recommend(List<double[]> sortedResults) {
         int pick = 0;
@@ -135,9 +141,18 @@ final class TuneCommand implements Callable<Integer> {
         return sorted[sorted.length / 2];
     }
 
-    static boolean supportsDirect(Path file) {
+    /** File system types whose files live in memory: O_DIRECT (if accepted) cannot make a read cold there. */
+    static final java.util.Set<String> MEMORY_FILE_SYSTEMS = java.util.Set.of("tmpfs", "ramfs", "devtmpfs", "hugetlbfs");
+
+    /**
+     * Whether the file can be read with O_DIRECT: opens it with {@link ExtendedOpenOption#DIRECT} and reads one
+     * aligned block, since some file systems accept the flag at open and refuse the read (EINVAL).
+     */
+    static boolean supportsDirect(Path file, long align) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT)) {
-            return true;
+            ByteBuffer b = ByteBuffer.allocateDirect((int) (2 * align)).alignedSlice((int) align);
+            b.limit((int) align);
+            return ch.read(b, 0) > 0;
         } catch (UnsupportedOperationException | IOException e) {
             return false;
         }
