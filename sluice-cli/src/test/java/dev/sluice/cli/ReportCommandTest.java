@@ -80,9 +80,12 @@ class ReportCommandTest {
     @Test
     void aTinyReportWritesValidResults() throws IOException {
         Path out = dir.resolve("report");
+        Path userData = Files.createDirectories(dir.resolve("mine/sub"));
+        Files.write(userData.resolve("a.bin"), new byte[70_000]);
+        Files.writeString(dir.resolve("mine/b.txt"), "user data ".repeat(1000));
         // The runner's classes come from sluice-bench, a test-scoped dependency: the test's own class path.
         String[] r = MainTest.run("report", "--tiny", "--only", "E6,E3", "--no-progress", "--out", out.toString(),
-                "--bench-jar", System.getProperty("java.class.path"));
+                "--data", dir.resolve("mine").toString(), "--bench-jar", System.getProperty("java.class.path"));
         assertEquals("0", r[0], r[2]);
         assertTrue(r[1].contains("E3") && r[1].contains("E6") && r[1].contains("Recommendations:"), r[1]);
         JsonNode doc = new ObjectMapper().readTree(out.resolve("results.json").toFile());
@@ -90,6 +93,8 @@ class ReportCommandTest {
         assertEquals(2, doc.get("experiments").size());
         assertEquals("E3", doc.at("/experiments/0/id").asText());
         assertEquals("tiny", doc.at("/environment/scale").asText());
+        assertTrue(doc.get("dataSources").toString().contains("the files under " + dir.resolve("mine")),
+                doc.get("dataSources").toString());
         String html = Files.readString(out.resolve("index.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("data:image/png;base64,"), "charts embedded");
         long rows = Files.readAllLines(out.resolve("results.csv")).size() - 1;
