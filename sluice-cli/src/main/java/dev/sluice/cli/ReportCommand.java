@@ -92,8 +92,9 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     private String commandLine() {
-        return "sluice report" + (spec.commandLine().getParseResult() == null ? ""
-                : " " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        // originalArgs are the whole command line's, "report" included.
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        return pr == null ? "sluice report" : "sluice " + String.join(" ", pr.originalArgs());
     }
 
     static void checkData(Path dir) throws IOException {

@@ -93,6 +93,7 @@ class ReportCommandTest {
         assertEquals(2, doc.get("experiments").size());
         assertEquals("E3", doc.at("/experiments/0/id").asText());
         assertEquals("tiny", doc.at("/environment/scale").asText());
+        assertTrue(doc.get("command").asText().startsWith("sluice report --tiny --only E6,E3 "), doc.get("command").asText());
         assertTrue(doc.get("dataSources").toString().contains("the files under " + dir.resolve("mine")),
                 doc.get("dataSources").toString());
         String html = Files.readString(out.resolve("index.html"), StandardCharsets.UTF_8);

@@ -10,14 +10,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Turns the winners into advice: a {@code sluice.*} system property where Sluice has one for the choice (today
- * {@code sluice.io.bufferSize}, read by FastBufferedInputStream and FastBufferedOutputStream), otherwise the
- * strategy to use in code. Each comes with its margin over the runner-up or the default.
+ * Turns the winners into advice: a {@code sluice.*} system property where Sluice has one for the choice
+ * ({@code sluice.io.bufferSize}, read by FastBufferedInputStream and FastBufferedOutputStream; and, once their classes
+ * are in the build, {@code sluice.gzip.inputBufferSize} and {@code sluice.copy.bufferSize}), otherwise the strategy
+ * to use in code. Each comes with its margin over the runner-up or the default.
  */
 final class Recommendations {
     private Recommendations() {}
 
     static final String BUFFER_SIZE = "sluice.io.bufferSize";
+    /** Read by dev.sluice.gzip.GzipInputStream (gzip branch). */
+    static final String GZIP_BUFFER = "sluice.gzip.inputBufferSize";
+    static final String GZIP_CLASS = "dev.sluice.gzip.GzipInputStream";
+    /** Read by dev.sluice.io.Streams.copy (copy branch). */
+    static final String COPY_BUFFER = "sluice.copy.bufferSize";
+    static final String STREAMS_CLASS = "dev.sluice.io.Streams";
     static final long BUILT_IN_BUFFER = 65536;
     /** A different buffer size is recommended only when it beats the built-in default by at least this. */
     static final double MIN_GAIN = 1.05;
@@ -41,9 +48,17 @@ final class Recommendations {
                     break;
                 case "E5": winner(out, t, "strategies", e.id(), "To read gzip use %s");
                     winner(out, t, "input buffer sweep", e.id(), "Best GZIPInputStream input buffer here: %s");
+                    if (present(GZIP_CLASS)) {
+                        sized(GZIP_BUFFER, 65536, "Sluice's GzipInputStream input buffer", bySize(t, "input buffer sweep"),
+                                "E5: GZIPInputStream input buffer sweep").ifPresent(out::add);
+                    }
                     break;
                 case "E7": winner(out, t, "copy", e.id(), "To copy a file use %s");
                     winner(out, t, "contentEquals", e.id(), "To compare files use %s");
+                    if (present(STREAMS_CLASS)) {
+                        sized(COPY_BUFFER, 65536, "Sluice's stream copy buffer", bySize(t, "copy"),
+                                "E7: read/write loops of 4 KiB, 8 KiB and 64 KiB between files").ifPresent(out::add);
+                    }
                     break;
                 default: break;
             }
@@ -59,40 +74,87 @@ final class Recommendations {
                 byBuffer.computeIfAbsent(Verdicts.bufferOf(r.variant()), k -> new ArrayList<>()).add(r.mbPerSec().median());
             }
         }
-        if (byBuffer.isEmpty()) {
-            return java.util.Optional.empty();
-        }
         int cells = byBuffer.values().stream().mapToInt(List::size).max().orElse(0);
+        Map<Long, Double> score = new LinkedHashMap<>();
+        byBuffer.forEach((size, medians) -> {
+            if (medians.size() == cells) {   // a size with a failed cell would be scored on easier cells only
+                score.put(size, Verdicts.geomean(medians));
+            }
+        });
+        return sized(BUFFER_SIZE, BUILT_IN_BUFFER, "FastBuffered*Stream's default buffer", score,
+                "E2: FastBufferedInputStream reading a page-cached file in pieces of 8 B-1 KiB, geometric mean over "
+                        + "the piece sizes");
+    }
+
+    /**
+     * A size property from one comparison whose variants are sizes: the fastest size, if it beats the built-in
+     * default by at least {@link #MIN_GAIN}, else advice to keep the default. Empty when nothing was measured.
+     */
+    static java.util.Optional<Recommendation> sized(String property, long builtIn, String what, Map<Long, Double> score,
+                                                    String basis) {
         long best = -1;
         double top = -1;
-        for (Map.Entry<Long, List<Double>> en : byBuffer.entrySet()) {
-            if (en.getValue().size() == cells) {
-                double g = Verdicts.geomean(en.getValue());
-                if (g > top) {
-                    top = g;
-                    best = en.getKey();
-                }
+        for (Map.Entry<Long, Double> en : score.entrySet()) {
+            if (en.getKey() > 0 && en.getValue() > top) {
+                top = en.getValue();
+                best = en.getKey();
             }
         }
-        List<Double> builtIn = byBuffer.get(BUILT_IN_BUFFER);
-        String basis = "E2: FastBufferedInputStream reading a page-cached file in pieces of "
-                + "8 B-1 KiB, geometric mean over the piece sizes";
-        if (builtIn == null || builtIn.size() != cells) {
-            return java.util.Optional.of(new Recommendation(BUFFER_SIZE, Long.toString(best),
-                    "-D" + BUFFER_SIZE + "=" + best, "Set FastBuffered*Stream's default buffer to " + size(best)
-                    + " (the built-in 64 KiB was not measured).", null, basis));
+        if (best < 0) {
+            return java.util.Optional.empty();
         }
-        double gain = top / Verdicts.geomean(builtIn);
-        if (best != BUILT_IN_BUFFER && gain >= MIN_GAIN) {
-            return java.util.Optional.of(new Recommendation(BUFFER_SIZE, Long.toString(best),
-                    "-D" + BUFFER_SIZE + "=" + best, String.format(Locale.ROOT,
-                    "Set FastBuffered*Stream's default buffer to %s: %s faster than the built-in 64 KiB here.",
-                    size(best), Verdicts.percent(gain - 1)), Verdicts.round((gain - 1) * 100), basis));
+        Double atDefault = score.get(builtIn);
+        if (atDefault == null) {
+            return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
+                    "Set " + what + " to " + size(best) + " (the built-in " + size(builtIn) + " was not measured).",
+                    null, basis));
         }
-        return java.util.Optional.of(new Recommendation(BUFFER_SIZE, Long.toString(BUILT_IN_BUFFER),
-                "-D" + BUFFER_SIZE + "=" + BUILT_IN_BUFFER, String.format(Locale.ROOT,
-                "Keep the built-in 64 KiB buffer (no flag needed): the best size here, %s, was within %s of it.",
-                size(best), Verdicts.percent(Math.max(0, gain - 1))), Verdicts.round((gain - 1) * 100), basis));
+        double gain = top / atDefault;
+        if (best != builtIn && gain >= MIN_GAIN) {
+            return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
+                    String.format(Locale.ROOT, "Set %s to %s: %s faster than the built-in %s here.", what, size(best),
+                            Verdicts.percent(gain - 1), size(builtIn)), Verdicts.round((gain - 1) * 100), basis));
+        }
+        return java.util.Optional.of(new Recommendation(property, Long.toString(builtIn),
+                "-D" + property + "=" + builtIn, String.format(Locale.ROOT,
+                "Keep %s at the built-in %s (no flag needed): the best size here, %s, was within %s of it.", what,
+                size(builtIn), size(best), Verdicts.percent(Math.max(0, gain - 1))),
+                Verdicts.round((gain - 1) * 100), basis));
+    }
+
+    /**
+     * The medians of one comparison keyed by the size each variant's name starts or ends with ("64 KiB input
+     * buffer", "loop 8 KiB").
+     */
+    static Map<Long, Double> bySize(Verdicts.Table t, String param) {
+        Map<Long, Double> m = new LinkedHashMap<>();
+        for (Result r : t.results()) {
+            if (!r.measured() || !r.param().equals(param)) {
+                continue;
+            }
+            String[] w = r.variant().split(" ");
+            long size = w.length >= 2 ? Verdicts.parseSize(w[0] + " " + w[1]) : -1;
+            if (size < 0 && w.length >= 2) {
+                size = Verdicts.parseSize(w[w.length - 2] + " " + w[w.length - 1]);
+            }
+            if (size > 0) {
+                m.put(size, r.mbPerSec().median());
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Whether the Sluice class that reads a property is in this build: recommendations name only properties that
+     * exist (the gzip and copy classes land on their own branches).
+     */
+    static boolean present(String className) {
+        try {
+            Class.forName(className, false, Recommendations.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     private static void winner(List<Recommendation> out, Verdicts.Table t, String param, String id, String format) {

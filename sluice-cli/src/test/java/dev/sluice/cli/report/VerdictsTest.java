@@ -150,7 +150,8 @@ class VerdictsTest {
         }
         Optional<Recommendation> keep = Recommendations.bufferSize(new Verdicts.Table(rs));
         assertEquals("65536", keep.orElseThrow().value());
-        assertTrue(keep.get().advice().startsWith("Keep"), keep.get().advice());
+        assertTrue(keep.get().advice().startsWith("Keep FastBuffered*Stream's default buffer at the built-in 64 KiB"),
+                keep.get().advice());
         rs.add(r("Sluice buffer 1 MiB", "array 8 B", 120));
         rs.add(r("Sluice buffer 1 MiB", "array 512 B", 120));
         Recommendation change = Recommendations.bufferSize(new Verdicts.Table(rs)).orElseThrow();
@@ -158,5 +159,26 @@ class VerdictsTest {
         assertEquals("-Dsluice.io.bufferSize=1048576", change.jvmFlag());
         assertEquals(20.0, change.marginPercent(), 1e-9);
         assertTrue(Recommendations.bufferSize(new Verdicts.Table(List.of())).isEmpty());
+    }
+
+    @Test
+    void sizedVariantsAreReadFromEitherEndOfTheName() {
+        Verdicts.Table t = new Verdicts.Table(List.of(r("512 B input buffer", "input buffer sweep", 100),
+                r("64 KiB input buffer", "input buffer sweep", 130), r("loop 8 KiB", "copy", 90),
+                r("Files.copy", "copy", 500)));
+        assertEquals(java.util.Map.of(512L, 100.0, 65536L, 130.0), Recommendations.bySize(t, "input buffer sweep"));
+        assertEquals(java.util.Map.of(8192L, 90.0), Recommendations.bySize(t, "copy"));
+        Recommendation gz = Recommendations.sized("sluice.gzip.inputBufferSize", 65536, "x",
+                Recommendations.bySize(t, "input buffer sweep"), "E5").orElseThrow();
+        assertEquals("65536", gz.value());
+        Recommendation copy = Recommendations.sized("sluice.copy.bufferSize", 65536, "x",
+                Recommendations.bySize(t, "copy"), "E7").orElseThrow();
+        assertEquals("8192", copy.value(), "the default was not measured: the best measured size");
+    }
+
+    @Test
+    void propertiesAreRecommendedOnlyWhenTheirClassIsInTheBuild() {
+        assertTrue(Recommendations.present("dev.sluice.io.FastBufferedInputStream"));
+        assertTrue(!Recommendations.present("dev.sluice.no.Such"));
     }
 }
