@@ -62,7 +62,12 @@ final class HtmlPage {
         }
         h.append("</table>\n");
 
-        h.append("<h2>Recommendations</h2>\n<ul>\n");
+        h.append("<h2>Recommendations</h2>\n");
+        if (env.scale().equals("tiny")) {
+            h.append("<p class=\"note\"><b>A --tiny run:</b> the numbers are not meaningful; do not apply these "
+                    + "settings.</p>\n");
+        }
+        h.append("<ul>\n");
         for (Recommendation r : report.recommendations()) {
             h.append("<li>");
             if (r.jvmFlag() != null) {

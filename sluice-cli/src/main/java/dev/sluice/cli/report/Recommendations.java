@@ -68,17 +68,18 @@ final class Recommendations {
 
     /** Sluice's buffer sweep (E2): the buffer with the best geometric-mean speed over the small read sizes. */
     static java.util.Optional<Recommendation> bufferSize(Verdicts.Table t) {
-        Map<Long, List<Double>> byBuffer = new LinkedHashMap<>();
+        Map<Long, List<Report.Stats>> byBuffer = new LinkedHashMap<>();
         for (Result r : t.results()) {
             if (r.measured() && r.variant().startsWith("Sluice buffer ")) {
-                byBuffer.computeIfAbsent(Verdicts.bufferOf(r.variant()), k -> new ArrayList<>()).add(r.mbPerSec().median());
+                byBuffer.computeIfAbsent(Verdicts.bufferOf(r.variant()), k -> new ArrayList<>()).add(r.mbPerSec());
             }
         }
         int cells = byBuffer.values().stream().mapToInt(List::size).max().orElse(0);
-        Map<Long, Double> score = new LinkedHashMap<>();
-        byBuffer.forEach((size, medians) -> {
-            if (medians.size() == cells) {   // a size with a failed cell would be scored on easier cells only
-                score.put(size, Verdicts.geomean(medians));
+        Map<Long, Report.Stats> score = new LinkedHashMap<>();
+        byBuffer.forEach((size, stats) -> {
+            if (stats.size() == cells) {   // a size with a failed cell would be scored on easier cells only
+                score.put(size, new Report.Stats(geomean(stats, Report.Stats::min), geomean(stats, Report.Stats::median),
+                        geomean(stats, Report.Stats::max)));
             }
         });
         return sized(BUFFER_SIZE, BUILT_IN_BUFFER, "FastBuffered*Stream's default buffer", score,
@@ -86,48 +87,63 @@ final class Recommendations {
                         + "the piece sizes");
     }
 
+    private static double geomean(List<Report.Stats> stats, java.util.function.ToDoubleFunction<Report.Stats> f) {
+        List<Double> xs = new ArrayList<>();
+        for (Report.Stats st : stats) {
+            xs.add(f.applyAsDouble(st));
+        }
+        return Verdicts.geomean(xs);
+    }
+
     /**
-     * A size property from one comparison whose variants are sizes: the fastest size, if it beats the built-in
-     * default by at least {@link #MIN_GAIN}, else advice to keep the default. Empty when nothing was measured.
+     * A size property from one comparison whose variants are sizes. A size other than the built-in default is
+     * recommended only when its median beats the default's by at least {@link #MIN_GAIN} <em>and</em> its slowest
+     * repetition beat the default's fastest (the spreads do not overlap): one noisy run must not move a default.
+     * Otherwise the advice is to keep the default. Empty when nothing was measured.
      */
-    static java.util.Optional<Recommendation> sized(String property, long builtIn, String what, Map<Long, Double> score,
-                                                    String basis) {
+    static java.util.Optional<Recommendation> sized(String property, long builtIn, String what,
+                                                    Map<Long, Report.Stats> score, String basis) {
         long best = -1;
         double top = -1;
-        for (Map.Entry<Long, Double> en : score.entrySet()) {
-            if (en.getKey() > 0 && en.getValue() > top) {
-                top = en.getValue();
+        for (Map.Entry<Long, Report.Stats> en : score.entrySet()) {
+            if (en.getKey() > 0 && en.getValue().median() > top) {
+                top = en.getValue().median();
                 best = en.getKey();
             }
         }
         if (best < 0) {
             return java.util.Optional.empty();
         }
-        Double atDefault = score.get(builtIn);
+        Report.Stats atDefault = score.get(builtIn);
         if (atDefault == null) {
             return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
                     "Set " + what + " to " + size(best) + " (the built-in " + size(builtIn) + " was not measured).",
                     null, basis));
         }
-        double gain = top / atDefault;
-        if (best != builtIn && gain >= MIN_GAIN) {
+        double gain = top / atDefault.median();
+        boolean clear = score.get(best).min() > atDefault.max();
+        if (best != builtIn && gain >= MIN_GAIN && clear) {
             return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
                     String.format(Locale.ROOT, "Set %s to %s: %s faster than the built-in %s here.", what, size(best),
                             Verdicts.percent(gain - 1), size(builtIn)), Verdicts.round((gain - 1) * 100), basis));
         }
+        String why = best == builtIn ? "the built-in size was the fastest here"
+                : gain < MIN_GAIN ? String.format(Locale.ROOT, "the best size here, %s, was within %s of it", size(best),
+                        Verdicts.percent(gain - 1))
+                : String.format(Locale.ROOT, "the best size here, %s, was %s faster by median but the spreads "
+                        + "overlap (rerun, or use --full)", size(best), Verdicts.percent(gain - 1));
         return java.util.Optional.of(new Recommendation(property, Long.toString(builtIn),
                 "-D" + property + "=" + builtIn, String.format(Locale.ROOT,
-                "Keep %s at the built-in %s (no flag needed): the best size here, %s, was within %s of it.", what,
-                size(builtIn), size(best), Verdicts.percent(Math.max(0, gain - 1))),
+                "Keep %s at the built-in %s (no flag needed): %s.", what, size(builtIn), why),
                 Verdicts.round((gain - 1) * 100), basis));
     }
 
     /**
-     * The medians of one comparison keyed by the size each variant's name starts or ends with ("64 KiB input
+     * The throughput of one comparison keyed by the size each variant's name starts or ends with ("64 KiB input
      * buffer", "loop 8 KiB").
      */
-    static Map<Long, Double> bySize(Verdicts.Table t, String param) {
-        Map<Long, Double> m = new LinkedHashMap<>();
+    static Map<Long, Report.Stats> bySize(Verdicts.Table t, String param) {
+        Map<Long, Report.Stats> m = new LinkedHashMap<>();
         for (Result r : t.results()) {
             if (!r.measured() || !r.param().equals(param)) {
                 continue;
@@ -138,7 +154,7 @@ final class Recommendations {
                 size = Verdicts.parseSize(w[w.length - 2] + " " + w[w.length - 1]);
             }
             if (size > 0) {
-                m.put(size, r.mbPerSec().median());
+                m.put(size, r.mbPerSec());
             }
         }
         return m;

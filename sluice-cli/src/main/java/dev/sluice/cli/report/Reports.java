@@ -113,7 +113,8 @@ public final class Reports {
             }
         }
         w.println();
-        w.println("Recommendations:");
+        w.println("Recommendations:" + (env.scale().equals("tiny")
+                ? " (a --tiny run: the numbers are not meaningful; do not apply these settings)" : ""));
         for (Recommendation r : report.recommendations()) {
             w.println("  " + (r.jvmFlag() == null ? "" : r.jvmFlag() + "  ") + r.advice());
         }
