@@ -58,24 +58,32 @@ public final class QuickRunner {
             events.println("START " + e.id() + " " + cases.size());
             events.flush();
             List<Map<String, Object>> rows = new ArrayList<>();
-            int done = 0;
+            Map<String, List<Case>> groups = new LinkedHashMap<>();
             for (Case c : cases) {
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("variant", c.variant());
-                row.put("param", c.param());
-                row.put("key", c.key());
-                row.put("bytesPerOp", c.bytes());
-                try {
-                    double[] samples = harness.equals("jmh")
-                            ? JmhHarness.nanosPerOp(e, c, corpus)
-                            : Measure.nanosPerOp(c.workload(), scale);
-                    row.put("nanosPerOp", samples);
-                } catch (IOException | RuntimeException ex) {
-                    row.put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                groups.computeIfAbsent(c.param(), k -> new ArrayList<>()).add(c);
+            }
+            Map<Case, Map<String, Object>> rowOf = new LinkedHashMap<>();
+            int done = 0;
+            for (List<Case> group : groups.values()) {
+                if (harness.equals("jmh")) {
+                    for (Case c : group) {
+                        Map<String, Object> row = row(c);
+                        try {
+                            row.put("nanosPerOp", JmhHarness.nanosPerOp(e, c, corpus));
+                        } catch (IOException | RuntimeException ex) {
+                            row.put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                        }
+                        rowOf.put(c, row);
+                        step(events, e, ++done, cases.size(), c);
+                    }
+                } else {
+                    measureGroup(group, scale, rowOf, events, e, done, cases.size());
+                    done += group.size();
+                    step(events, e, done, cases.size(), group.get(group.size() - 1));
                 }
-                rows.add(row);
-                events.println("STEP " + e.id() + " " + (++done) + " " + cases.size() + " " + c.variant() + " @ " + c.param());
-                events.flush();
+            }
+            for (Case c : cases) {
+                rows.add(rowOf.get(c));
             }
             Map<String, Object> exp = new LinkedHashMap<>();
             exp.put("id", e.id());
@@ -107,6 +115,56 @@ public final class QuickRunner {
             Files.createDirectories(parent);
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), root);
+    }
+
+    private static Map<String, Object> row(Case c) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("variant", c.variant());
+        row.put("param", c.param());
+        row.put("key", c.key());
+        row.put("bytesPerOp", c.bytes());
+        return row;
+    }
+
+    private static void step(PrintStream events, Experiment e, int done, int total, Case c) {
+        events.println("STEP " + e.id() + " " + done + " " + total + " " + c.variant() + " @ " + c.param());
+        events.flush();
+    }
+
+    /**
+     * The quick harness over one comparison: warms up and calibrates each variant, then takes the repetitions
+     * round-robin (variant A rep 1, B rep 1, …, A rep 2, …), so a burst of load from elsewhere on the machine spreads
+     * over all variants instead of skewing one. A variant that throws is recorded with its error and left out.
+     */
+    private static void measureGroup(List<Case> group, Scale scale, Map<Case, Map<String, Object>> rowOf,
+                                     PrintStream events, Experiment e, int doneBefore, int total) {
+        Map<Case, Long> ops = new LinkedHashMap<>();
+        Map<Case, double[]> samples = new LinkedHashMap<>();
+        for (Case c : group) {
+            rowOf.put(c, row(c));
+            try {
+                ops.put(c, Measure.calibrate(c.workload(), scale));
+                samples.put(c, new double[scale.reps()]);
+            } catch (IOException | RuntimeException ex) {
+                rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+            }
+            step(events, e, doneBefore, total, c);   // message only: the count moves when the group is done
+        }
+        for (int r = 0; r < scale.reps(); r++) {
+            for (Case c : group) {
+                double[] s = samples.get(c);
+                if (s == null) {
+                    continue;
+                }
+                try {
+                    s[r] = Measure.rep(c.workload(), ops.get(c));
+                } catch (IOException | RuntimeException ex) {
+                    rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                    samples.remove(c);
+                }
+            }
+        }
+        samples.forEach((c, s) -> rowOf.get(c).put("nanosPerOp", s));
     }
 
     private static Map<String, String> parse(String[] args) {
