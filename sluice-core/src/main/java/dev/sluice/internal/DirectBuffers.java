@@ -1,40 +1,45 @@
 package dev.sluice.internal;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A cache of one pair of large direct buffers, for the compare and checksum loops that read files straight into
+ * A cache of two pairs of large direct buffers, for the compare and checksum loops that read files straight into
  * native memory ({@link java.nio.channels.FileChannel#read} into a heap buffer copies through a temporary direct
  * buffer first).
  *
  * <p>Why a cache: {@link ByteBuffer#allocateDirect} zeroes the memory and is freed only when the garbage collector
  * finds the buffer unreachable, so allocating 2 MiB per call makes a loop over many small files pay a memset per
- * file and pile up native memory until a GC. Why only one pair: it bounds what Sluice holds forever to
- * {@code 2 * }{@link #SIZE} bytes. A caller that finds the pair taken (another thread is comparing) allocates a pair
- * of its own, sized to the files, which the garbage collector frees; nothing leaks either way.
+ * file and pile up native memory until a GC. Why two pairs: a large compare reads with two threads, each with a
+ * pair; and a bound on what Sluice holds forever ({@code 4 * }{@link #SIZE} bytes). A caller that finds the pairs
+ * taken (other threads are comparing) allocates a pair of its own, sized to its files, which the garbage collector
+ * frees; nothing leaks either way.
  */
 public final class DirectBuffers {
     private DirectBuffers() {}
 
-    /**
-     * The size of each buffer: {@value #SIZE_BUILT_IN} bytes, or the system property {@code sluice.compare.bufferSize}.
-     * Chosen by {@code MismatchBench} (docs/benchmarks/copy.md): 1 MiB reads compare two page-cached files about 3x
-     * faster than the 8 KiB reads of {@code Files.mismatch}; 4 MiB gained nothing more.
-     */
-    public static final int SIZE = Defaults.intProperty("sluice.compare.bufferSize", DirectBuffers.SIZE_BUILT_IN);
-
     /** The built-in default of {@link #SIZE}. */
     public static final int SIZE_BUILT_IN = 1 << 20;
 
-    private static final AtomicReference<ByteBuffer[]> CACHED = new AtomicReference<>();
+    /**
+     * The size of each buffer: {@value #SIZE_BUILT_IN} bytes, or the system property {@code sluice.compare.bufferSize}.
+     * Chosen by {@code CompareBufferSizeBench} (docs/benchmarks/copy.md): from 8 KiB (what {@code Files.mismatch}
+     * reads) up to 1 MiB each doubling pays, by fewer system calls and longer vectorized compares; beyond 1 MiB
+     * the buffers stop fitting in the L2 cache and nothing more is gained.
+     */
+    public static final int SIZE = Defaults.intProperty("sluice.compare.bufferSize", SIZE_BUILT_IN);
+
+    private static final AtomicReferenceArray<ByteBuffer[]> CACHED = new AtomicReferenceArray<>(2);
 
     /**
      * Returns two cleared direct buffers of at least {@code min(SIZE, needed)} bytes each (never less than 8 KiB),
-     * the cached pair when it is free. Give them back with {@link #release}.
+     * a cached pair when one is free. Give them back with {@link #release}.
      */
     public static ByteBuffer[] take(long needed) {
-        ByteBuffer[] pair = CACHED.getAndSet(null);
+        ByteBuffer[] pair = CACHED.getAndSet(0, null);
+        if (pair == null) {
+            pair = CACHED.getAndSet(1, null);
+        }
         if (pair == null) {
             int size = (int) Math.max(8192, Math.min(SIZE, needed));
             pair = new ByteBuffer[] {ByteBuffer.allocateDirect(size), ByteBuffer.allocateDirect(size)};
@@ -44,10 +49,10 @@ public final class DirectBuffers {
         return pair;
     }
 
-    /** Returns a pair from {@link #take} to the cache if it is full-sized and the cache is empty; else drops it. */
+    /** Returns a pair from {@link #take} to the cache if it is full-sized and there is room; else drops it. */
     public static void release(ByteBuffer[] pair) {
-        if (pair[0].capacity() == SIZE && pair[1].capacity() == SIZE) {
-            CACHED.compareAndSet(null, pair);
+        if (pair[0].capacity() == SIZE && pair[1].capacity() == SIZE && !CACHED.compareAndSet(0, null, pair)) {
+            CACHED.compareAndSet(1, null, pair);
         }
     }
 }

@@ -94,6 +94,61 @@ class FastFilesCompareTest {
         }
     }
 
+    /** Compares with two threads however small the files, so that the split is tested without gigabyte files. */
+    private static long twoThreads(Path a, Path b) throws IOException {
+        try (FileChannel ca = FileChannel.open(a); FileChannel cb = FileChannel.open(b)) {
+            return ChannelCompare.mismatch(ca, 0, ca.size(), a, cb, 0, cb.size(), b, true);
+        }
+    }
+
+    @Test
+    void theTwoThreadCompareGivesTheSameAnswers() throws IOException {
+        long seed = new Random().nextLong();
+        Random rnd = new Random(seed);
+        for (int size : new int[] {0, 1, B + 1, 2 * B, 4 * B + 3}) {
+            byte[] a = random(size, rnd.nextLong());
+            Path pa = fileOf(a);
+            List<byte[]> others = new ArrayList<>();
+            others.add(a.clone());
+            for (int off : new int[] {0, size / 2 - 1, size / 2, 2 * B - 1, 2 * B, size - 1}) {
+                if (off >= 0 && off < size) {
+                    byte[] b = a.clone();
+                    b[off] ^= 1;
+                    others.add(b);
+                    byte[] two = b.clone(); // a difference in each half: the first one wins
+                    two[size - 1] ^= 2;
+                    others.add(two);
+                }
+            }
+            others.add(Arrays.copyOf(a, size + 7));
+            if (size > 0) {
+                others.add(Arrays.copyOf(a, size - 1));
+            }
+            for (byte[] b : others) {
+                Path pb = fileOf(b);
+                String what = "seed " + seed + ", sizes " + size + " and " + b.length;
+                assertEquals(loopMismatch(a, b), twoThreads(pa, pb), what);
+                assertEquals(loopMismatch(b, a), twoThreads(pb, pa), what + ", swapped");
+                Files.delete(pb);
+            }
+        }
+    }
+
+    @Test
+    void aFailureInTheSecondThreadReachesTheCaller() throws IOException {
+        byte[] data = random(4 * B, 6);
+        Path a = fileOf(data);
+        Path b = fileOf(data);
+        try (FileChannel ca = FileChannel.open(a); FileChannel cb = FileChannel.open(b, StandardOpenOption.WRITE,
+                StandardOpenOption.READ)) {
+            long size = ca.size();
+            cb.truncate(3 * B); // in the second half, which the helper thread reads
+            IOException e = assertThrows(IOException.class,
+                    () -> ChannelCompare.mismatch(ca, 0, size, a, cb, 0, size, b, true));
+            assertTrue(e.getMessage().startsWith(b + ": file shrank while being compared"), e.getMessage());
+        }
+    }
+
     @Test
     void aFileEqualsItselfAlsoThroughALink() throws IOException {
         Path a = fileOf(random(100_000, 1));
