@@ -84,7 +84,11 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        int code = commandLine().execute(args);
+        // The plain `sluice cmp A B` skips picocli's start-up; see CmpCommand.runPlainForm for why and the numbers.
+        PrintWriter out = new PrintWriter(System.out);
+        PrintWriter err = new PrintWriter(System.err);
+        Integer quick = CmpCommand.runPlainForm(args, out, err);
+        int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);
     }
 

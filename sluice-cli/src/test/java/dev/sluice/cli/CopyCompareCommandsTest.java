@@ -155,6 +155,26 @@ class CopyCompareCommandsTest {
         return pairs;
     }
 
+    /** Runs {@code args} through the fast path that {@code main} takes for the plain {@code cmp [-s] A B}. */
+    private static String[] runPlain(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        Integer code = CmpCommand.runPlainForm(args, new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true));
+        return code == null ? null : new String[] {code.toString(), out.toString(), err.toString()};
+    }
+
+    @Test
+    void onlyThePlainCmpFormSkipsPicocli() {
+        for (String[] args : new String[][] {{"cmp"}, {"cmp", "a"}, {"cmp", "--help"}, {"cmp", "-s", "a"},
+            {"cmp", "-x", "a", "b"}, {"cmp", "a", "-s"}, {"cmp", "a", "b", "c"}, {"--verbose", "cmp", "a", "b"},
+            {"sum", "a", "b"}, {}}) {
+            assertEquals(null, runPlain(args), String.join(" ", args));
+        }
+        assertEquals("sluice: nope: No such file or directory\n", runPlain("cmp", "nope", "nada")[2]);
+        assertEquals("2", runPlain("cmp", "-s", "nope", "nada")[0]);
+    }
+
     @Test
     void cmpPrintsWhatGnuCmpPrints() throws Exception {
         Path gnu = Path.of("/usr/bin/cmp");
@@ -178,6 +198,7 @@ class CopyCompareCommandsTest {
                 assertEquals(Integer.toString(code), r[0], what);
                 assertEquals(out, r[1], what);
                 assertEquals(err.replaceFirst("^\\S*cmp: ", "sluice: "), r[2], what); // GNU names itself by argv[0]
+                assertArrayEquals(r, runPlain(args.toArray(new String[0])), what + ", without picocli");
             }
         }
     }

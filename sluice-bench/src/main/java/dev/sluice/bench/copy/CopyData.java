@@ -32,16 +32,9 @@ final class CopyData {
             SplittableRandom r = new SplittableRandom(size);
             byte[] chunk = new byte[1 << 20];
             try (OutputStream out = Files.newOutputStream(tmp)) {
-                for (long left = size; left > 0; ) {
-                    for (int i = 0; i < chunk.length; i += 8) {
-                        long v = r.nextLong();
-                        for (int j = 0; j < 8; j++) {
-                            chunk[i + j] = (byte) (v >>> (j * 8));
-                        }
-                    }
-                    int n = (int) Math.min(left, chunk.length);
-                    out.write(chunk, 0, n);
-                    left -= n;
+                for (long left = size; left > 0; left -= chunk.length) {
+                    r.nextBytes(chunk);
+                    out.write(chunk, 0, (int) Math.min(left, chunk.length));
                 }
             }
             Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
