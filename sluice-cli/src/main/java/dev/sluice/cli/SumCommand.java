@@ -24,7 +24,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "sum", mixinStandardHelpOptions = true,
         description = "Print the CRC32C (default), CRC32 or Adler-32 checksum of each FILE as 8 hex digits, "
-                + "reading 1 MiB at a time into direct memory for the JDK's vectorized checksums.")
+                + "reading 256 KiB at a time into direct memory for the JDK's vectorized checksums.")
 final class SumCommand implements Callable<Integer> {
 
     /** The algorithm; at most one flag. */

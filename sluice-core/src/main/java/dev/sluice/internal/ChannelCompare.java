@@ -17,15 +17,16 @@ import java.nio.channels.FileChannel;
  *
  * <p>Large comparisons ({@link #PARALLEL_THRESHOLD} bytes or more, on a machine with two or more processors) split
  * in two halves compared by two threads, the second a short-lived daemon thread: the cost of a compare is the
- * kernel copying page-cache pages into the buffers, and two cores copy nearly twice as fast as one.
+ * kernel copying page-cache pages into the buffers, which a second, idle core can share. On a fully loaded machine
+ * it neither gained nor lost (docs/benchmarks/copy.md); the gain on an idle one is still to be measured.
  */
 public final class ChannelCompare {
     private ChannelCompare() {}
 
     /**
      * Comparisons of at least this many bytes use two threads: {@value #PARALLEL_THRESHOLD_BUILT_IN} bytes, or the
-     * system property {@code sluice.compare.parallelThreshold}. At 64 MiB a compare takes about 10 ms, against
-     * some 100 microseconds to start a thread.
+     * system property {@code sluice.compare.parallelThreshold}. At 64 MiB a compare takes tens of milliseconds,
+     * against some 100 microseconds to start a thread.
      */
     public static final long PARALLEL_THRESHOLD =
             Defaults.intProperty("sluice.compare.parallelThreshold", ChannelCompare.PARALLEL_THRESHOLD_BUILT_IN);

@@ -19,13 +19,15 @@ public final class DirectBuffers {
     private DirectBuffers() {}
 
     /** The built-in default of {@link #SIZE}. */
-    public static final int SIZE_BUILT_IN = 1 << 20;
+    public static final int SIZE_BUILT_IN = 256 * 1024;
 
     /**
      * The size of each buffer: {@value #SIZE_BUILT_IN} bytes, or the system property {@code sluice.compare.bufferSize}.
-     * Chosen by {@code CompareBufferSizeBench} (docs/benchmarks/copy.md): from 8 KiB (what {@code Files.mismatch}
-     * reads) up to 1 MiB each doubling pays, by fewer system calls and longer vectorized compares; beyond 1 MiB
-     * the buffers stop fitting in the L2 cache and nothing more is gained.
+     * Chosen by {@code InterleavedProbe compare} (docs/benchmarks/copy.md), comparing an equal page-cached 1 GiB
+     * pair with one thread at 8 KiB to 4 MiB per read: 256 KiB used the least CPU on JDK 17 and 25 (440 ms against
+     * 470-490 at 8 KiB and 500 at 1 MiB). Two buffers of 256 KiB stay in a core's L2 cache between the kernel's
+     * copy into them and the compare; at 1 MiB and up they fill it. (The JMH sweep, {@code CompareBufferSizeBench},
+     * was too noisy on the shared machine to decide.)
      */
     public static final int SIZE = Defaults.intProperty("sluice.compare.bufferSize", SIZE_BUILT_IN);
 

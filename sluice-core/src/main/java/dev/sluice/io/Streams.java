@@ -33,9 +33,11 @@ public final class Streams {
 
     /**
      * The buffer {@link #copy} uses when either end is not a file: {@value #COPY_BUFFER_SIZE_BUILT_IN} bytes, or the
-     * system property {@code sluice.copy.bufferSize}. Chosen by {@code StreamCopyBench} (docs/benchmarks/copy.md):
-     * a 64 KiB read/write loop between files copies markedly faster than 8 KiB (fewer system calls), and larger
-     * buffers gain nothing measurable while costing more to allocate for short streams.
+     * system property {@code sluice.copy.bufferSize}. Chosen by {@code InterleavedProbe copy}
+     * (docs/benchmarks/copy.md; the JMH {@code StreamCopyBench} runs were too noisy on the shared machine): a 64 KiB
+     * read/write loop copied a page-cached file with about 11% less CPU than an 8 KiB loop (an eighth of the system
+     * calls); the rest is the kernel copying each byte into and out of the array, which no buffer size avoids. Only
+     * streams that are not both files take this path.
      */
     public static final int COPY_BUFFER_SIZE =
             Defaults.intProperty("sluice.copy.bufferSize", Streams.COPY_BUFFER_SIZE_BUILT_IN);
