@@ -67,14 +67,7 @@ public final class InterleavedProbe {
         Files.deleteIfExists(target);
         try (InputStream in = new FileInputStream(source.toFile());
              OutputStream out = new FileOutputStream(target.toFile())) {
-            byte[] buf = new byte[size];
-            long total = 0;
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                total += n;
-            }
-            return total;
+            return StreamCopyBench.loop(in, out, size);
         }
     }
 

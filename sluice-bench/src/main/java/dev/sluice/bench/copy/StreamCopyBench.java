@@ -58,7 +58,7 @@ public class StreamCopyBench {
         Files.deleteIfExists(target);
     }
 
-    private static long loop(InputStream in, OutputStream out, int size) throws IOException {
+    static long loop(InputStream in, OutputStream out, int size) throws IOException {
         byte[] buf = new byte[size];
         long total = 0;
         int n;
