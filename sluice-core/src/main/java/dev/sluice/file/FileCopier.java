@@ -222,7 +222,9 @@ final class FileCopier {
                 done += n;
                 progress.accept(done);
             }
-            src.position(done);
+            if (done > 0) {
+                src.position(done); // only a seekable file got here: a pipe reports size 0
+            }
         }
         ByteBuffer buf = null;
         while (true) {

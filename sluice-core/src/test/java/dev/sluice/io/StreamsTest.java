@@ -315,6 +315,53 @@ class StreamsTest {
         assertThrows(InjectedIOException.class, () -> Streams.contentEquals(a, b));
     }
 
+    /** Makes a FIFO with mkfifo(1) and starts a thread that writes {@code data} into it and closes it. */
+    private Thread fifoWriter(Path fifo, byte[] data) throws Exception {
+        Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo is needed");
+        Thread t = new Thread(() -> {
+            try (OutputStream out = new FileOutputStream(fifo.toFile())) {
+                out.write(data);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    @Test
+    void aFileInputStreamOverAPipeIsCopiedByReadingNotByTheKernelCopy() throws Exception {
+        // Regression: FileChannel.position() on a pipe fails with "Illegal seek"; the kernel copy must step aside.
+        byte[] data = random(300_007, 23);
+        Path fifo = dir.resolve("fifo");
+        Thread writer = fifoWriter(fifo, data);
+        Path dst = dir.resolve("from-fifo");
+        try (InputStream in = new FileInputStream(fifo.toFile());
+             OutputStream out = new FileOutputStream(dst.toFile())) {
+            assertEquals(data.length, Streams.copy(in, out));
+        }
+        writer.join();
+        assertArrayEquals(data, Files.readAllBytes(dst));
+
+        Path fifo2 = dir.resolve("fifo2");
+        writer = fifoWriter(fifo2, data);
+        Path dst2 = dir.resolve("from-fifo2");
+        FastFiles.copy(fifo2, dst2, n -> { });
+        writer.join();
+        assertArrayEquals(data, Files.readAllBytes(dst2));
+
+        Path fifo3 = dir.resolve("fifo3");
+        writer = fifoWriter(fifo3, data);
+        Path dst3 = dir.resolve("from-fifo3");
+        try (InputStream in = FastFiles.newInputStream(fifo3); OutputStream out = FastFiles.newOutputStream(dst3)) {
+            assertEquals(data.length, in.transferTo(out));
+        }
+        writer.join();
+        assertArrayEquals(data, Files.readAllBytes(dst3));
+    }
+
     @Test
     void procfsFilesWithSizeZeroAreStillCopiedAndCompared() throws IOException {
         Path version = Path.of("/proc/self/mountinfo");
