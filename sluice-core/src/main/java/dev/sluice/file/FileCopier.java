@@ -72,7 +72,7 @@ final class FileCopier {
         if (attrs.isDirectory()) {
             throw new FileSystemException(source.toString(), null, "Is a directory");
         }
-        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && Files.isSameFile(source, target)) {
+        if (sameFile(source, target)) {
             return; // as Files.copy: copying a file onto itself is done, and must never truncate it
         }
         checkTarget(target, o);
@@ -103,6 +103,14 @@ final class FileCopier {
         try (InputStream in = new ChannelInputStream(FileChannel.open(source, StandardOpenOption.READ))) {
             return Streams.copy(in, out);
         }
+    }
+
+    /** Whether {@code target} exists and is {@code source}; a dangling symbolic link at {@code target} is not. */
+    private static boolean sameFile(Path source, Path target) throws IOException {
+        if (!Files.exists(target)) {
+            return false; // missing, or a link to nothing (isSameFile would throw NoSuchFileException for it)
+        }
+        return Files.isSameFile(source, target);
     }
 
     /** Fails early, before anything is written, when the copy could not be put in place. */

@@ -117,6 +117,11 @@ class FastFilesCopyTest {
         assertFalse(Files.isSymbolicLink(link));
         assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(link));
         assertArrayEquals(new byte[] {7}, Files.readAllBytes(other));
+        Path dangling = Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("nowhere"));
+        assertThrows(FileAlreadyExistsException.class, () -> FastFiles.copy(src, dangling));
+        FastFiles.copy(src, dangling, StandardCopyOption.REPLACE_EXISTING);
+        assertArrayEquals(Files.readAllBytes(src), Files.readAllBytes(dangling));
+        assertFalse(Files.exists(dir.resolve("nowhere")), "the link is replaced, not followed");
     }
 
     @Test
