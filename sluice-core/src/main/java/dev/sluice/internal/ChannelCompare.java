@@ -11,9 +11,9 @@ import java.nio.channels.FileChannel;
  * {@link ByteBuffer#mismatch}. Shared by {@code FastFiles.mismatch} and {@code Streams.contentEquals}.
  *
  * <p>Why reads and not {@code map}: a mapped file that another process truncates makes the next access to the lost
- * pages a {@code SIGBUS}, which the JVM reports as an {@link InternalError} at best and a crash at worst (the
- * vectorized mismatch stub is not among the code it can recover in). With {@code pread} a truncated file is an
- * early end of file, reported here as an {@link IOException}.
+ * pages a {@code SIGBUS}, which the JVM reports as an {@link InternalError} at best and a crash at worst (as far as
+ * we read HotSpot, the vectorized mismatch stub is not among the code it can recover in). With {@code pread} a
+ * truncated file is an early end of file, reported here as an {@link IOException}.
  *
  * <p>Large comparisons ({@link #PARALLEL_THRESHOLD} bytes or more, on a machine with two or more processors) split
  * in two halves compared by two threads, the second a short-lived daemon thread: the cost of a compare is the
