@@ -157,6 +157,10 @@ final class FileCopier {
             } catch (Throwable d) {
                 t.addSuppressed(d);
             }
+            if (t.getClass() == IOException.class) {
+                // A bare write error ("No space left on device") says nothing of which file: name the target.
+                throw new IOException(target + ": " + t.getMessage(), t);
+            }
             throw t;
         }
     }
