@@ -120,7 +120,7 @@ public final class FastFiles {
      * {@link UnsupportedOperationException}; a missing source gets {@link java.nio.file.NoSuchFileException} naming
      * it; a directory as source or target gets a {@link java.nio.file.FileSystemException} "PATH: Is a directory"; a
      * missing target directory gets {@code NoSuchFileException} naming the directory, one that cannot be written
-     * {@link java.nio.file.AccessDeniedException} naming it.
+     * {@link java.nio.file.AccessDeniedException} naming it; a full disk an {@code IOException} naming the target.
      *
      * @throws IOException if the copy fails; no partial target and no temporary file remain then
      */
