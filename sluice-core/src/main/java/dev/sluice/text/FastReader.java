@@ -11,11 +11,13 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
@@ -68,7 +70,21 @@ public final class FastReader extends Reader {
     /** Result of {@link #utf8Slow} in strict mode when chars were produced before a malformed sequence. */
     private static final int STOP = -2;
 
+    private static final int LINE_CHARS = 0;
+    private static final int LINE_BYTES_LATIN = 1;
+    private static final int LINE_BYTES = 2;
+    private static final long NL = 0x0A0A0A0A0A0A0A0AL;
+    private static final long CR = 0x0D0D0D0D0D0D0D0DL;
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+    /** Added to the low 7 bits of a byte, sets its high bit exactly when the byte is 0x0E or more. */
+    private static final long BELOW_0E = 0x7272727272727272L;
     private static final char REPLACEMENT = '\uFFFD';
+    /**
+     * ASCII runs at least this long are widened by the JDK's ISO-8859-1 decoder, whose inner loop is a HotSpot
+     * intrinsic (vectorised), rather than by a Java loop that C2 does not vectorise on JDK 17. Shorter runs do not
+     * repay wrapping the arrays. 64: chosen with TextReadBench (docs/benchmarks/text.md).
+     */
+    private static final int INFLATE_THRESHOLD = 64;
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -86,7 +102,9 @@ public final class FastReader extends Reader {
     private boolean closed;
 
     /** Bytes not yet decoded are bytes[bp, bl); 0 <= bp <= bl <= bytes.length. */
-    private final byte[] bytes;
+    private byte[] bytes;
+    /** Widens long ASCII and Latin-1 runs; stateless for ISO-8859-1, so one per reader. */
+    private final CharsetDecoder inflater = StandardCharsets.ISO_8859_1.newDecoder();
     private int bp;
     private int bl;
     private boolean eof;
@@ -104,7 +122,11 @@ public final class FastReader extends Reader {
     /** The current line, chars[lineStart, lineEnd), set by {@link #nextLine()}. */
     private int lineStart;
     private int lineEnd;
+    /** Where the current line is: 0 in chars; LINE_BYTES_LATIN in bytes, one char per byte; LINE_BYTES in bytes. */
+    private int lineMode;
     private LineView view;
+    /** Chars of the current line when it had to be decoded for {@link #forEachLine}. */
+    private char[] scratch;
 
     private FastReader(Builder b, InputStream in, ReadableByteChannel channel) {
         Charset cs = b.charset;
@@ -305,7 +327,18 @@ public final class FastReader extends Reader {
         if (!nextLine()) {
             return null;
         }
-        return new String(chars, lineStart, lineEnd - lineStart);
+        int len = lineEnd - lineStart;
+        switch (lineMode) {
+            case LINE_CHARS:
+                return new String(chars, lineStart, len);
+            case LINE_BYTES_LATIN:
+                // One byte per char: the String keeps the bytes as they are (compact strings), no decoding at all.
+                return new String(bytes, lineStart, len, StandardCharsets.ISO_8859_1);
+            default:
+                // Same replacements as ours: tested; a line never splits a sequence, CR and LF are never inside one.
+                return new String(bytes, lineStart, len, kind == Kind.UTF8 ? StandardCharsets.UTF_8
+                        : StandardCharsets.US_ASCII);
+        }
     }
 
     /**
@@ -323,11 +356,46 @@ public final class FastReader extends Reader {
         }
         long count = 0;
         while (nextLine()) {
-            v.set(chars, lineStart, lineEnd - lineStart);
+            int len = lineEnd - lineStart;
+            switch (lineMode) {
+                case LINE_CHARS -> v.set(chars, lineStart, len);
+                case LINE_BYTES_LATIN -> v.set(bytes, lineStart, len);
+                default -> {
+                    int n = decodeLine(lineStart, lineEnd); // may replace scratch: read it afterwards
+                    v.set(scratch, 0, n);
+                }
+            }
             action.accept(v);
             count++;
         }
         return count;
+    }
+
+    /** Decodes bytes[start, end), one line of non-strict UTF-8 or ASCII, into {@link #scratch}; returns its length. */
+    private int decodeLine(int start, int end) throws IOException {
+        char[] d = scratch;
+        if (d == null || d.length < end - start) {
+            d = scratch = new char[Math.max(end - start, bufferSize)];
+        }
+        int saveBp = bp;
+        int saveBl = bl;
+        bp = start;
+        bl = end;
+        int dp = 0;
+        try {
+            while (bp < end) {
+                dp = kind == Kind.UTF8 ? utf8(d, dp, d.length, 0) : ascii(d, dp, d.length, 0);
+                if (bp < end) {
+                    // A sequence cut short by the line end: the JDK replaces the whole of it, as at the end of input.
+                    d[dp++] = REPLACEMENT;
+                    bp = end;
+                }
+            }
+        } finally {
+            bp = saveBp;
+            bl = saveBl;
+        }
+        return dp;
     }
 
     /**
@@ -372,9 +440,17 @@ public final class FastReader extends Reader {
                 });
     }
 
-    /** Finds the next line and leaves it in chars[lineStart, lineEnd); false at the end of the input. */
+    /**
+     * Finds the next line and leaves it in chars or bytes [lineStart, lineEnd) as {@link #lineMode} says; false at
+     * the end of the input. Lines are found in the bytes, before decoding, whenever no decoded chars are waiting:
+     * then an ASCII line is never widened to chars at all.
+     */
     private boolean nextLine() throws IOException {
         ensureOpen();
+        if (cp == cl && pendingLow == 0 && kind != Kind.OTHER && !strict) {
+            return nextLineInBytes();
+        }
+        lineMode = LINE_CHARS;
         if (skipLF) {
             if (cp == cl && fillChars() < 0) {
                 skipLF = false;
@@ -422,6 +498,107 @@ public final class FastReader extends Reader {
                 return true;
             }
             scan = cp + scanned;
+        }
+    }
+
+    /** nextLine() on bytes[bp, bl): no chars are buffered, so the next line starts at bp. */
+    private boolean nextLineInBytes() throws IOException {
+        while (bomPending) {
+            skipBom();
+        }
+        if (skipLF) {
+            if (bp == bl && !eof) {
+                fillBytes();
+            }
+            skipLF = false;
+            if (bp < bl && bytes[bp] == '\n') {
+                bp++;
+            }
+        }
+        int scan = bp;
+        boolean ascii = true;
+        for (;;) {
+            byte[] b = bytes;
+            int end = bl;
+            int i = scan;
+            // Eight bytes at a time. A cheap test finds words holding any byte below 0x0E (CR, LF, also tab and
+            // other controls); only those get the exact CR/LF test. The OR of all words says "all ASCII" at the end.
+            long seen = 0;
+            while (i + 8 <= end) {
+                long w = (long) LONGS.get(b, i);
+                if ((~(((w & LOW7) + BELOW_0E) | w) & HIGH_BITS) != 0) {
+                    long hit = zeroBytes(w ^ NL) | zeroBytes(w ^ CR);
+                    if (hit != 0) {
+                        int k = Long.numberOfTrailingZeros(hit) >>> 3; // little-endian: the first such byte
+                        if (k > 0) {
+                            seen |= w & (-1L >>> (64 - 8 * k));
+                        }
+                        i += k;
+                        break;
+                    }
+                }
+                seen |= w;
+                i += 8;
+            }
+            if ((seen & HIGH_BITS) != 0) {
+                ascii = false;
+            }
+            while (i < end) {
+                byte c = b[i];
+                if (c == '\n' || c == '\r') {
+                    break;
+                }
+                if (c < 0) {
+                    ascii = false;
+                }
+                i++;
+            }
+            if (i < end) {
+                lineStart = bp;
+                lineEnd = i;
+                if (b[i] == '\n') {
+                    bp = i + 1;
+                } else if (i + 1 < end) {
+                    bp = b[i + 1] == '\n' ? i + 2 : i + 1;
+                } else {
+                    bp = i + 1;
+                    skipLF = true;
+                }
+                lineMode = ascii || kind == Kind.LATIN1 ? LINE_BYTES_LATIN : LINE_BYTES;
+                return true;
+            }
+            if (eof) {
+                if (bp == bl) {
+                    return false;
+                }
+                lineStart = bp;
+                lineEnd = bl;
+                bp = bl;
+                lineMode = ascii || kind == Kind.LATIN1 ? LINE_BYTES_LATIN : LINE_BYTES;
+                return true;
+            }
+            int scanned = bl - bp;
+            if (bp == 0 && bl == bytes.length) {
+                growBytes(); // a line longer than the buffer
+            }
+            fillBytes();
+            scan = bp + scanned;
+        }
+    }
+
+    /** The high bit of every byte of x that is zero, exactly (no false positives from borrows). */
+    private static long zeroBytes(long x) {
+        return ~(((x & LOW7) + LOW7) | x) & HIGH_BITS;
+    }
+
+    private void growBytes() {
+        int size = bytes.length * 2;
+        if (size < 0 || size > Integer.MAX_VALUE - 8) {
+            throw new OutOfMemoryError("line longer than " + bytes.length + " bytes");
+        }
+        bytes = Arrays.copyOf(bytes, size);
+        if (channel != null) {
+            channelView = ByteBuffer.wrap(bytes);
         }
     }
 
@@ -550,7 +727,12 @@ public final class FastReader extends Reader {
     /** The length of the ASCII run at b[from, to). Reads eight bytes at a time: a long with no high bit set. */
     private static int asciiRun(byte[] b, int from, int to) {
         int i = from;
-        while (i + 8 <= to && ((long) LONGS.get(b, i) & HIGH_BITS) == 0) {
+        while (i + 8 <= to) {
+            long high = (long) LONGS.get(b, i) & HIGH_BITS;
+            if (high != 0) {
+                // Little-endian: the lowest set bit marks the first non-ASCII byte. No byte-by-byte tail.
+                return i + (Long.numberOfTrailingZeros(high) >>> 3) - from;
+            }
             i += 8;
         }
         while (i < to && b[i] >= 0) {
@@ -560,14 +742,21 @@ public final class FastReader extends Reader {
     }
 
     private int latin1(char[] dst, int dp, int dl) {
-        byte[] b = bytes;
-        int sp = bp;
-        int n = Math.min(bl - sp, dl - dp);
-        for (int i = 0; i < n; i++) {
-            dst[dp + i] = (char) (b[sp + i] & 0xFF);
-        }
-        bp = sp + n;
+        int n = Math.min(bl - bp, dl - dp);
+        inflate(bytes, bp, dst, dp, n);
+        bp += n;
         return dp + n;
+    }
+
+    /** Widens b[sp, sp + n) (ISO-8859-1, so also ASCII) into d[dp, dp + n). */
+    private void inflate(byte[] b, int sp, char[] d, int dp, int n) {
+        if (n >= INFLATE_THRESHOLD) {
+            inflater.decode(ByteBuffer.wrap(b, sp, n), CharBuffer.wrap(d, dp, n), false);
+        } else {
+            for (int i = 0; i < n; i++) {
+                d[dp + i] = (char) (b[sp + i] & 0xFF);
+            }
+        }
     }
 
     private int ascii(char[] dst, int dp, int dl, int off) throws IOException {
@@ -576,9 +765,7 @@ public final class FastReader extends Reader {
         int sl = bl;
         while (sp < sl && dp < dl) {
             int run = asciiRun(b, sp, sp + Math.min(sl - sp, dl - dp));
-            for (int i = 0; i < run; i++) {
-                dst[dp + i] = (char) b[sp + i];
-            }
+            inflate(b, sp, dst, dp, run);
             sp += run;
             dp += run;
             if (sp < sl && dp < dl) {
@@ -608,13 +795,20 @@ public final class FastReader extends Reader {
         while (sp < sl && dp < dl) {
             int b1 = b[sp];
             if (b1 >= 0) {
-                int run = asciiRun(b, sp, sp + Math.min(sl - sp, dl - dp));
-                // A simple widening loop that C2 can unroll and vectorise.
-                for (int i = 0; i < run; i++) {
-                    dst[dp + i] = (char) b[sp + i];
+                int limit = Math.min(sl - sp, dl - dp);
+                if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
+                    // A long run (source code, markup): find its end eight bytes at a time, widen in bulk.
+                    int run = asciiRun(b, sp, sp + limit);
+                    inflate(b, sp, dst, dp, run);
+                    sp += run;
+                    dp += run;
+                } else {
+                    // A short run between non-ASCII chars (Japanese text): one pass, char by char.
+                    int end = sp + limit;
+                    do {
+                        dst[dp++] = (char) b[sp++];
+                    } while (sp < end && b[sp] >= 0);
                 }
-                sp += run;
-                dp += run;
                 continue;
             }
             // The common well-formed cases inline; everything else (and every boundary) in utf8Slow.

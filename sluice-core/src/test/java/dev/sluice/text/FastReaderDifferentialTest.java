@@ -258,6 +258,9 @@ class FastReaderDifferentialTest {
             try (FastReader r = FastReader.builder(UTF_8).skipBom().build(HostileInputStream.of(bytes, mode, 0))) {
                 assertEquals("hi\uFEFF", readAll(r, 3));
             }
+            try (FastReader r = FastReader.builder(UTF_8).skipBom().build(HostileInputStream.of(bytes, mode, 0))) {
+                assertEquals("hi\uFEFF", r.readLine());
+            }
         }
         for (String s : new String[] {"", "\u00ef", "\u00ef\u00bb", "ab"}) {
             byte[] b = s.getBytes(ISO_8859_1);

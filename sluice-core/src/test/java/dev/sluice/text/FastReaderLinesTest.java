@@ -1,5 +1,7 @@
 package dev.sluice.text;
 
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -31,8 +34,43 @@ class FastReaderLinesTest {
     };
 
     private static List<String> jdkLines(byte[] bytes) throws IOException {
-        try (BufferedReader br = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes), UTF_8))) {
+        return jdkLines(bytes, UTF_8);
+    }
+
+    private static List<String> jdkLines(byte[] bytes, Charset cs) throws IOException {
+        try (BufferedReader br = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes), cs))) {
             return br.lines().collect(Collectors.toList());
+        }
+    }
+
+    /**
+     * Malformed bytes between line ends, in all three hand-decoded charsets: lines found before decoding must be
+     * decoded (by readLine's String and by forEachLine's own loop) exactly as the JDK decodes the whole stream.
+     */
+    @Test
+    void malformedBytesInLinesMatchTheJdk() throws IOException {
+        Random rnd = new Random(SEED + 2);
+        for (int round = 0; round < 300; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            byte[] bytes = TextSamples.randomBytes(r, 1 + r.nextInt(round < 200 ? 100 : 3000));
+            Charset cs = round % 5 == 0 ? ISO_8859_1 : round % 5 == 1 ? US_ASCII : UTF_8;
+            List<String> expected = jdkLines(bytes, cs);
+            int size = 16 + r.nextInt(40);
+            Mode mode = Mode.values()[r.nextInt(3)];
+            try (FastReader fr = FastReader.builder(cs).bufferSize(size).build(HostileInputStream.of(bytes, mode, seed))) {
+                List<String> got = new ArrayList<>();
+                String line;
+                while ((line = fr.readLine()) != null) {
+                    got.add(line);
+                }
+                assertEquals(expected, got, "seed " + seed + ", " + cs);
+            }
+            try (FastReader fr = FastReader.builder(cs).bufferSize(size).build(HostileInputStream.of(bytes, mode, seed))) {
+                List<String> got = new ArrayList<>();
+                fr.forEachLine(l -> got.add(l.toString()));
+                assertEquals(expected, got, "seed " + seed + ", " + cs + " forEachLine");
+            }
         }
     }
 
