@@ -61,8 +61,17 @@ public final class FastBufferedInputStream extends InputStream {
     /** The source; null once closed. */
     private InputStream in;
 
-    /** The buffer; null once closed. Valid data is {@code buf[pos..count)}; may grow to honour a mark. */
+    /** Shared by every stream until its first refill: a stream that only ever bypasses never allocates. */
+    private static final byte[] UNALLOCATED = new byte[0];
+
+    /**
+     * The buffer; {@link #UNALLOCATED} until the first refill, null once closed. Valid data is
+     * {@code buf[pos..count)}; may grow to honour a mark.
+     */
     private byte[] buf;
+
+    /** The buffer's size once allocated: the constructor's, or more after a mark made it grow. */
+    private int capacity;
 
     /** Index of the next byte to read; always in the range 0 through {@code count}. */
     private int pos;
@@ -89,13 +98,15 @@ public final class FastBufferedInputStream extends InputStream {
      */
     public FastBufferedInputStream(InputStream in, int bufferSize) {
         this.in = Checks.notNull(in, "in");
-        this.buf = new byte[Checks.positive(bufferSize, "bufferSize")];
+        this.capacity = Checks.positive(bufferSize, "bufferSize");
+        // Allocated at the first refill, not here: opening a small file and reading it with one large read (the
+        // usual readAllBytes or 8 KiB-array loop) then costs no zeroed buffer at all.
+        this.buf = UNALLOCATED;
     }
 
     /** The size of the buffer in bytes (larger than the constructor's after a mark made it grow). */
     public int bufferSize() {
-        byte[] b = buf;
-        return b == null ? 0 : b.length;
+        return capacity;
     }
 
     private InputStream source() throws IOException {
@@ -114,6 +125,10 @@ public final class FastBufferedInputStream extends InputStream {
     private void fill() throws IOException {
         InputStream src = source();
         byte[] buffer = buf;
+        if (buffer.length == 0) {
+            buffer = new byte[capacity];
+            buf = buffer;
+        }
         if (markpos < 0) {
             pos = 0;
         } else if (pos >= buffer.length) {
@@ -133,6 +148,7 @@ public final class FastBufferedInputStream extends InputStream {
                 }
                 buffer = Arrays.copyOf(buffer, nsz);
                 buf = buffer;
+                capacity = nsz;
             }
         }
         count = pos;
@@ -186,7 +202,7 @@ public final class FastBufferedInputStream extends InputStream {
         }
         int avail = count - pos;
         if (avail <= 0) {
-            if (len >= buf.length && markpos < 0) {
+            if (len >= capacity && markpos < 0) {
                 return src.read(b, off, len);
             }
             fill();
@@ -325,7 +341,7 @@ public final class FastBufferedInputStream extends InputStream {
         }
         // What is left (all of it when a mark is set, since the marked bytes must stay in the buffer; for a file,
         // nothing, or what procfs-style files do not report in their size) goes through an ordinary read loop.
-        byte[] chunk = new byte[Math.max(8192, Math.min(buf.length, 64 * 1024))];
+        byte[] chunk = new byte[Math.max(8192, Math.min(capacity, 64 * 1024))];
         int n;
         while ((n = read(chunk, 0, chunk.length)) > 0) {
             out.write(chunk, 0, n);

@@ -29,13 +29,22 @@ public final class FastBufferedOutputStream extends OutputStream {
     /** The sink; null once closed. */
     private OutputStream out;
 
-    /** The buffer; bytes {@code buf[0..count)} are waiting to be written. */
-    private final byte[] buf;
+    /** Shared by every stream until its first buffered write: large writes alone never allocate. */
+    private static final byte[] UNALLOCATED = new byte[0];
+
+    /** The buffer, {@link #UNALLOCATED} until first needed; bytes {@code buf[0..count)} wait to be written. */
+    private byte[] buf = UNALLOCATED;
+
+    /** The buffer's size, as given to the constructor. */
+    private final int capacity;
 
     /** The number of buffered bytes; always in the range 0 through {@code limit}. */
     private int count;
 
-    /** {@code buf.length} while open, 0 once closed, so that the one comparison in write(int) also catches close. */
+    /**
+     * {@code buf.length} while open, 0 once closed, so that the one comparison in write(int) also catches close
+     * (and, before the buffer exists, sends the first write to the slow path that allocates it).
+     */
     private int limit;
 
     /** Creates a stream over {@code out} with a buffer of {@link FastBufferedInputStream#DEFAULT_BUFFER_SIZE} bytes. */
@@ -51,13 +60,22 @@ public final class FastBufferedOutputStream extends OutputStream {
      */
     public FastBufferedOutputStream(OutputStream out, int bufferSize) {
         this.out = Checks.notNull(out, "out");
-        this.buf = new byte[Checks.positive(bufferSize, "bufferSize")];
-        this.limit = buf.length;
+        this.capacity = Checks.positive(bufferSize, "bufferSize");
     }
 
     /** The size of the buffer in bytes. */
     public int bufferSize() {
-        return buf.length;
+        return capacity;
+    }
+
+    private byte[] buffer() {
+        byte[] b = buf;
+        if (b.length == 0) {
+            b = new byte[capacity];
+            buf = b;
+            limit = capacity;
+        }
+        return b;
     }
 
     private OutputStream sink() throws IOException {
@@ -90,8 +108,12 @@ public final class FastBufferedOutputStream extends OutputStream {
     }
 
     private void writeSlow(int b) throws IOException {
-        flushBuffer(sink());
-        buf[count++] = (byte) b;
+        OutputStream sink = sink();
+        byte[] buffer = buffer();
+        if (count >= buffer.length) {
+            flushBuffer(sink);
+        }
+        buffer[count++] = (byte) b;
     }
 
     /**
@@ -107,16 +129,17 @@ public final class FastBufferedOutputStream extends OutputStream {
         Checks.notNull(b, "b");
         Checks.checkRange(b.length, off, len);
         OutputStream sink = sink();
-        if (len >= buf.length) {
+        if (len >= capacity) {
             // Copying into the buffer would only split one large write into several: write it as it is.
             flushBuffer(sink);
             sink.write(b, off, len);
             return;
         }
-        if (len > buf.length - count) {
+        byte[] buffer = buffer();
+        if (len > buffer.length - count) {
             flushBuffer(sink);
         }
-        System.arraycopy(b, off, buf, count, len);
+        System.arraycopy(b, off, buffer, count, len);
         count += len;
     }
 

@@ -51,4 +51,15 @@ final class BenchData {
             }
         }
     }
+    /** Reads {@code in} to its end into {@code a}, closes it, and returns a value the JIT must compute. */
+    static long drain(java.io.InputStream in, byte[] a) throws IOException {
+        long total = 0;
+        try (in) {
+            int n;
+            while ((n = in.read(a, 0, a.length)) >= 0) {
+                total += n + a[0];
+            }
+        }
+        return total;
+    }
 }

@@ -44,15 +44,7 @@ public class BulkReadBench {
     }
 
     private long drain(InputStream in) throws IOException {
-        long total = 0;
-        byte[] a = array;
-        try (in) {
-            int n;
-            while ((n = in.read(a, 0, a.length)) >= 0) {
-                total += n + a[0];
-            }
-        }
-        return total;
+        return BenchData.drain(in, array);
     }
 
     @Benchmark

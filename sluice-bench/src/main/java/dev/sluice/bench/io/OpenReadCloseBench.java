@@ -46,15 +46,7 @@ public class OpenReadCloseBench {
     }
 
     private long drain(InputStream in) throws IOException {
-        long total = 0;
-        byte[] a = array;
-        try (in) {
-            int n;
-            while ((n = in.read(a, 0, a.length)) >= 0) {
-                total += n + a[0];
-            }
-        }
-        return total;
+        return BenchData.drain(in, array);
     }
 
     @Benchmark
