@@ -57,9 +57,9 @@ import java.util.stream.StreamSupport;
  */
 public final class FastReader extends Reader {
     /**
-     * The default size of the byte buffer (and of the char buffer that lines use), overridable with
-     * {@code -Dsluice.text.bufferSize}. 8 KiB: {@code TextReadBench} found no gain from 16 or 64 KiB on page-cached
-     * files (within 3%), and small files pay for the allocation (docs/benchmarks/text.md).
+     * The default size of the byte buffer (and of the first char buffer that lines use), overridable with
+     * {@code -Dsluice.text.bufferSize}. 8 KiB, the JDK readers' size, so that TextReadBench compares decoders rather
+     * than buffer sizes; no sweep has tuned it yet. {@link TextFiles} uses less for smaller files.
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.text.bufferSize", 8192);
 
@@ -81,8 +81,9 @@ public final class FastReader extends Reader {
     private static final char REPLACEMENT = '\uFFFD';
     /**
      * ASCII runs at least this long are widened by the JDK's ISO-8859-1 decoder, whose inner loop is a HotSpot
-     * intrinsic (vectorised), rather than by a Java loop that C2 does not vectorise on JDK 17. Shorter runs do not
-     * repay wrapping the arrays. 64: chosen with TextReadBench (docs/benchmarks/text.md).
+     * intrinsic (vectorised), rather than by a Java loop that C2 does not vectorise on JDK 17; an ad-hoc comparison
+     * on the Java-source corpus made the intrinsic 1.5-3x faster on long runs. Shorter runs do not repay wrapping the
+     * arrays (two small objects and a call); 64 is a judgement, not a sweep. TextReadBench measures the whole path.
      */
     private static final int INFLATE_THRESHOLD = 64;
     private static final long HIGH_BITS = 0x8080808080808080L;

@@ -31,8 +31,8 @@ import java.nio.charset.CodingErrorAction;
  */
 public final class FastWriter extends Writer {
     /**
-     * The default byte buffer size, overridable with {@code -Dsluice.text.writeBufferSize}. 8 KiB as the JDK's
-     * writers; {@code TextWriteBench} measured no gain from larger buffers on page-cached files.
+     * The default byte buffer size, overridable with {@code -Dsluice.text.writeBufferSize}: 8 KiB, the JDK writers'
+     * size. No benchmark has tuned it yet.
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.text.writeBufferSize", 8192);
 

@@ -62,23 +62,26 @@ public class LineBench {
     }
 
     @Benchmark
-    public long bufferedReaderReadLine() throws IOException {
+    public long bufferedReaderReadLine(CpuTime cpu) throws IOException {
+        cpu.start();
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return sumLines(r::readLine);
+            return cpu.stop(sumLines(r::readLine));
         }
     }
 
     @Benchmark
-    public long sluiceReadLine() throws IOException {
+    public long sluiceReadLine(CpuTime cpu) throws IOException {
+        cpu.start();
         try (FastReader r = TextFiles.newReader(file, StandardCharsets.UTF_8)) {
-            return sumLines(r::readLine);
+            return cpu.stop(sumLines(r::readLine));
         }
     }
 
     @Benchmark
-    public long sluiceForEachLine() throws IOException {
+    public long sluiceForEachLine(CpuTime cpu) throws IOException {
+        cpu.start();
         long[] sum = {0};
         TextFiles.forEachLine(file, StandardCharsets.UTF_8, line -> sum[0] += fold(line));
-        return sum[0];
+        return cpu.stop(sum[0]);
     }
 }

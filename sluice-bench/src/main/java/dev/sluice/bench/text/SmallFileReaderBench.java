@@ -58,27 +58,32 @@ public class SmallFileReaderBench {
     }
 
     @Benchmark
-    public long inputStreamReaderFileInputStream() throws IOException {
-        return drain(new InputStreamReader(new FileInputStream(file.toFile()), cs));
+    public long inputStreamReaderFileInputStream(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(new InputStreamReader(new FileInputStream(file.toFile()), cs)));
     }
 
     @Benchmark
-    public long inputStreamReaderFilesNewInputStream() throws IOException {
-        return drain(new InputStreamReader(Files.newInputStream(file), cs));
+    public long inputStreamReaderFilesNewInputStream(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(new InputStreamReader(Files.newInputStream(file), cs)));
     }
 
     @Benchmark
-    public long filesNewBufferedReader() throws IOException {
-        return drain(Files.newBufferedReader(file, cs));
+    public long filesNewBufferedReader(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(Files.newBufferedReader(file, cs)));
     }
 
     @Benchmark
-    public long channelsNewReader() throws IOException {
-        return drain(Channels.newReader(FileChannel.open(file), cs));
+    public long channelsNewReader(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(Channels.newReader(FileChannel.open(file), cs)));
     }
 
     @Benchmark
-    public long sluice() throws IOException {
-        return drain(TextFiles.newReader(file, cs));
+    public long sluice(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(TextFiles.newReader(file, cs)));
     }
 }

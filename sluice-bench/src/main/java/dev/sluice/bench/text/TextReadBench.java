@@ -53,22 +53,26 @@ public class TextReadBench {
     }
 
     @Benchmark
-    public long sluice() throws IOException {
-        return drain(TextFiles.newReader(file, UTF8));
+    public long sluice(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(TextFiles.newReader(file, UTF8)));
     }
 
     @Benchmark
-    public long channelsNewReader() throws IOException {
-        return drain(Channels.newReader(FileChannel.open(file), UTF8));
+    public long channelsNewReader(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(Channels.newReader(FileChannel.open(file), UTF8)));
     }
 
     @Benchmark
-    public long filesNewBufferedReader() throws IOException {
-        return drain(Files.newBufferedReader(file, UTF8));
+    public long filesNewBufferedReader(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(Files.newBufferedReader(file, UTF8)));
     }
 
     @Benchmark
-    public long inputStreamReader() throws IOException {
-        return drain(new InputStreamReader(new FileInputStream(file.toFile()), UTF8));
+    public long inputStreamReader(CpuTime cpu) throws IOException {
+        cpu.start();
+        return cpu.stop(drain(new InputStreamReader(new FileInputStream(file.toFile()), UTF8)));
     }
 }
