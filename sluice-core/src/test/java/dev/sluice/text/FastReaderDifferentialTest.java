@@ -95,6 +95,40 @@ class FastReaderDifferentialTest {
     }
 
     /**
+     * Long ASCII runs (64 bytes and more go to the JDK's decoder in a window) between malformed bytes and multi-byte
+     * chars, so that windows end inside sequences and malformed input falls inside and at the edge of windows.
+     */
+    @Test
+    void longAsciiRunsBetweenMalformedAndMultiByteInput() throws IOException {
+        Random rnd = new Random(SEED + 6);
+        for (int round = 0; round < 60; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            while (out.size() < 6000) {
+                byte[] run = new byte[r.nextInt(1300)];
+                for (int i = 0; i < run.length; i++) {
+                    run[i] = (byte) (0x20 + r.nextInt(0x5F));
+                }
+                out.write(run, 0, run.length);
+                byte[] other = r.nextBoolean() ? TextSamples.randomBytes(r, 1 + r.nextInt(5))
+                        : TextSamples.randomText(r, 1 + r.nextInt(4), false).getBytes(UTF_8);
+                out.write(other, 0, other.length);
+            }
+            byte[] bytes = out.toByteArray();
+            String expected = jdkDecode(bytes, UTF_8);
+            int bufferSize = 16 + r.nextInt(3000);
+            Mode mode = Mode.values()[r.nextInt(3)];
+            int chunk = 1 + r.nextInt(2000);
+            String got = ours(bytes, UTF_8, bufferSize, mode, seed, chunk);
+            if (!expected.equals(got)) {
+                fail("seed " + seed + ", buffer " + bufferSize + ", " + mode + ", chunk " + chunk + ": "
+                        + firstDifference(expected, got));
+            }
+        }
+    }
+
+    /**
      * Every sequence of up to three bytes whose first byte is not ASCII, alone (so truncated at EOF) and followed by
      * "A": overlong forms, surrogates (ED A0..BF), 5/6-byte leaders, bytes past U+10FFFF, truncation.
      */
@@ -178,6 +212,14 @@ class FastReaderDifferentialTest {
             assertEquals(expected, ours(bytes, cs, 64, Mode.RANDOM_SHORT, 4, 7), name);
             try (FastReader fr = FastReader.of(Channels.newChannel(new ByteArrayInputStream(bytes)), cs)) {
                 assertEquals(expected, readAll(fr, 100), name + " from a channel");
+            }
+            // Lines of other charsets are found in decoded chars (a CR or LF byte may be half of a UTF-16 unit).
+            try (FastReader fr = FastReader.builder(cs).bufferSize(32).build(new ByteArrayInputStream(bytes));
+                 java.io.BufferedReader br = new java.io.BufferedReader(
+                         new java.io.InputStreamReader(new ByteArrayInputStream(bytes), cs))) {
+                java.util.List<String> got = new java.util.ArrayList<>();
+                fr.forEachLine(l -> got.add(l.toString()));
+                assertEquals(br.lines().collect(java.util.stream.Collectors.toList()), got, name + " lines");
             }
         }
     }
