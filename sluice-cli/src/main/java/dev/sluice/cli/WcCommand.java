@@ -73,14 +73,23 @@ final class WcCommand implements Callable<Integer> {
         int status = 0;
         for (String name : names) {
             Counts c;
-            try {
-                c = count(name);
-            } catch (IOException e) {
+            if (!name.equals("-") && Files.isDirectory(Path.of(name))) {
+                // As wc: an error, and a line of zeros for it.
                 out.flush();
-                err.println("sluice: wc: " + Main.describe(e));
+                err.println("sluice: wc: " + name + ": Is a directory");
                 err.flush();
                 status = 1;
-                continue;
+                c = new Counts();
+            } else {
+                try {
+                    c = count(name);
+                } catch (IOException e) {
+                    out.flush();
+                    err.println("sluice: wc: " + Main.describe(e));
+                    err.flush();
+                    status = 1;
+                    continue;
+                }
             }
             total.lines += c.lines;
             total.words += c.words;
@@ -153,9 +162,6 @@ final class WcCommand implements Callable<Integer> {
     private Counts count(String name) throws IOException {
         Counts c = new Counts();
         boolean stdin = name.equals("-");
-        if (!stdin && Files.isDirectory(Path.of(name))) {
-            throw new IOException(name + ": Is a directory");
-        }
         try (ReadableByteChannel raw = stdin ? Channels.newChannel(System.in) : FileChannel.open(Path.of(name))) {
             CountingChannel ch = new CountingChannel(raw);
             if (words || chars) {

@@ -92,6 +92,14 @@ class WcCommandTest {
     }
 
     @Test
+    void aDirectoryIsAnErrorWithALineOfZerosAsInWc() throws Exception {
+        String[] got = MainTest.run("wc", dir.toString(), samples.get(1).toString());
+        assertEquals("1", got[0]);
+        assertEquals("sluice: wc: " + dir + ": Is a directory", got[2].strip());
+        assertEquals(gnuWc(List.of(dir.toString(), samples.get(1).toString())), got[1]);
+    }
+
+    @Test
     void aBadOptionIsExitTwo() {
         String[] got = MainTest.run("wc", "-z");
         assertEquals("2", got[0]);
