@@ -230,55 +230,69 @@ final class WcCommand implements Callable<Integer> {
     }
 
     private void countText(ReadableByteChannel ch, Counts c) throws IOException {
-        long nLines = 0;
-        long nWords = 0;
-        long nChars = 0;
-        boolean inWord = false;
-        char high = 0; // a high surrogate whose low half may start the next read
+        TextCounter counter = new TextCounter();
         char[] buf = new char[1 << 16];
         try (FastReader r = FastReader.builder(StandardCharsets.UTF_8).bufferSize(1 << 16).build(ch)) {
             int n;
             while ((n = r.read(buf, 0, buf.length)) >= 0) {
-                for (int i = 0; i < n; i++) {
-                    char ch1 = buf[i];
-                    int cp;
-                    if (high != 0) {
-                        if (Character.isLowSurrogate(ch1)) {
-                            cp = Character.toCodePoint(high, ch1);
-                            high = 0;
-                        } else {
-                            // FastReader never yields a lone surrogate from UTF-8; kept for completeness.
-                            high = 0;
-                            cp = ch1;
-                        }
-                    } else if (Character.isHighSurrogate(ch1)) {
-                        high = ch1;
-                        continue;
-                    } else {
-                        cp = ch1;
-                    }
-                    nChars++;
-                    byte cls = classOf(cp);
-                    if (cls == SEPARATOR) {
-                        if (cp == '\n') {
-                            nLines++;
-                        }
-                        if (inWord) {
-                            nWords++;
-                            inWord = false;
-                        }
-                    } else if (cls == OTHER) {
-                        inWord = true;
-                    }
-                }
+                counter.count(buf, n);
             }
         }
-        if (inWord) {
-            nWords++;
+        c.lines = counter.lines;
+        c.words = counter.words + counter.inWord;
+        c.chars = counter.chars;
+    }
+
+    /**
+     * Counts lines, words and code points chunk by chunk. A method per chunk rather than one loop over the file: the
+     * JIT compiles a method called many times fully, where one long-running loop only gets on-stack replacement.
+     */
+    static final class TextCounter {
+        long lines;
+        long words;
+        long chars;
+        int inWord; // 1 inside a word
+        char high; // a high surrogate whose low half may start the next chunk
+
+        void count(char[] buf, int n) {
+            long nLines = 0;
+            long nWords = 0;
+            long nChars = 0;
+            int in = inWord;
+            char h = high;
+            for (int i = 0; i < n; i++) {
+                char ch = buf[i];
+                int cls;
+                if (ch < 0x80 && h == 0) {
+                    cls = ASCII_CLASS[ch];
+                    nLines += ch == '\n' ? 1 : 0;
+                } else {
+                    int cp;
+                    if (h != 0) {
+                        // FastReader yields no lone surrogate from UTF-8; one here would count as a char.
+                        cp = Character.isLowSurrogate(ch) ? Character.toCodePoint(h, ch) : ch;
+                        h = 0;
+                    } else if (Character.isHighSurrogate(ch)) {
+                        h = ch;
+                        continue;
+                    } else {
+                        cp = ch;
+                    }
+                    cls = classOf(cp);
+                }
+                nChars++;
+                // Without branches (word boundaries are too irregular to predict): a separator ends a word, a
+                // printable char is in one, a non-printable char changes nothing.
+                int sep = cls == SEPARATOR ? 1 : 0;
+                nWords += sep & in;
+                in = (cls == OTHER ? 1 : 0) | (in & (sep ^ 1));
+            }
+            lines += nLines;
+            words += nWords;
+            chars += nChars;
+            inWord = in;
+            high = h;
         }
-        c.lines = nLines;
-        c.words = nWords;
-        c.chars = nChars;
     }
 
     /** Passes reads through and counts the bytes, for -c alongside decoded counts. */

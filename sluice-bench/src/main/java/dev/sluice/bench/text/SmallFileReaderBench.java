@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * E4, the classic small-file reader test: open a page-cached text file, read it all through a reader with
- * read(char[8192]), close it. Latin-1 text (French and German man pages in ISO-8859-1) and Japanese text (UTF-8), 16 B
+ * read(char[8192]), close it. Latin-1 text (Western European man pages in ISO-8859-1) and Japanese text (UTF-8), 16 B
  * to 5 MB, the four JDK strategies beside Sluice. The classic finding: Channels.newReader fastest, 30-40% ahead of
  * InputStreamReader(FileInputStream) on small files.
  */

@@ -23,7 +23,8 @@ import java.util.zip.ZipFile;
  *   <li>{@code java}: the .java files of a JDK's lib/src.zip concatenated (ASCII-heavy UTF-8), first 64 MiB;</li>
  *   <li>{@code ja}: Debian's manpages-ja (/usr/share/man/ja) gunzipped and concatenated (UTF-8, ~37% of the chars
  *       Japanese);</li>
- *   <li>{@code latin1}: the French and German man pages (/usr/share/man/fr, de) re-encoded as ISO-8859-1.</li>
+ *   <li>{@code latin1}: the French, German, Spanish, Italian, Portuguese, Dutch, Swedish and Danish man pages
+ *       (/usr/share/man/fr, de, ...) re-encoded as ISO-8859-1 (a char it lacks becomes '?'), about 7 MB.</li>
  * </ul>
  * Every file is read once after it is made or found, so benchmarks measure page-cached reads.
  */
@@ -47,7 +48,7 @@ final class TextCorpus {
                 switch (name) {
                     case "java" -> javaSources(out);
                     case "ja" -> manPages(out, List.of("ja"), false);
-                    case "latin1" -> manPages(out, List.of("fr", "de"), true);
+                    case "latin1" -> manPages(out, List.of("fr", "de", "es", "it", "pt", "nl", "sv", "da"), true);
                     default -> throw new IllegalArgumentException("unknown corpus: " + name);
                 }
             }
@@ -57,7 +58,10 @@ final class TextCorpus {
         return p;
     }
 
-    /** The first {@code size} bytes of corpus {@code name}, as its own file (the small-file experiment). */
+    /**
+     * The first {@code size} bytes of corpus {@code name}, as its own file (the small-file experiment); for UTF-8
+     * corpora up to 3 bytes fewer, so that the file ends on a character boundary.
+     */
     static Path prefix(String name, int size) throws IOException {
         Path p = dir().resolve(name + "-" + size + ".txt");
         if (!Files.exists(p)) {
@@ -67,6 +71,17 @@ final class TextCorpus {
             }
             if (all.length < size) {
                 throw new IOException("corpus " + name + " has only " + all.length + " bytes, " + size + " asked");
+            }
+            if (!name.equals("latin1")) {
+                // End on a UTF-8 character boundary: Files.newBufferedReader rejects a cut sequence.
+                int end = size;
+                while (end > 0 && (all[end - 1] & 0xC0) == 0x80) {
+                    end--;
+                }
+                if (end > 0 && (all[end - 1] & 0x80) != 0) {
+                    end--; // the lead byte of the cut sequence
+                }
+                all = java.util.Arrays.copyOf(all, end);
             }
             Path tmp = Files.createTempFile(dir(), name, ".tmp");
             Files.write(tmp, all);
