@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
-        subcommands = {InfoCommand.class, WcCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {InfoCommand.class, ReportCommand.class, TuneCommand.class, CpCommand.class, CmpCommand.class,
+            SumCommand.class, WcCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */
@@ -83,7 +84,11 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        int code = commandLine().execute(args);
+        // The plain `sluice cmp A B` skips picocli's start-up; see CmpCommand.runPlainForm for why and the numbers.
+        PrintWriter out = new PrintWriter(System.out);
+        PrintWriter err = new PrintWriter(System.err);
+        Integer quick = CmpCommand.runPlainForm(args, out, err);
+        int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);
     }
 

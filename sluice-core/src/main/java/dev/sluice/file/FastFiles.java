@@ -3,6 +3,7 @@ package dev.sluice.file;
 import dev.sluice.internal.Checks;
 import dev.sluice.io.FastBufferedInputStream;
 import dev.sluice.io.FastBufferedOutputStream;
+import dev.sluice.io.Streams;
 import dev.sluice.text.FastReader;
 import dev.sluice.text.FastWriter;
 import dev.sluice.text.TextFiles;
@@ -11,12 +12,17 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.Charset;
+import java.nio.file.CopyOption;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
+import java.util.zip.Checksum;
 
 /**
  * Streams on files, opened through {@link FileChannel} rather than {@link java.io.FileInputStream} or
@@ -25,6 +31,11 @@ import java.util.stream.Stream;
  *
  * <p>The buffered streams are {@link FastBufferedInputStream} and {@link FastBufferedOutputStream}: single-threaded,
  * and closing them closes the file. Copying one into the other with {@code transferTo} happens inside the kernel.
+ *
+ * <p>Whole-file operations: {@code copy} (inside the kernel, through a temporary file renamed into place, so a
+ * failed copy never leaves a partial target), {@code mismatch} and {@code contentEquals} (large direct buffers and
+ * vectorized comparison), and {@code checksum} (any {@link Checksum}, e.g. {@code CRC32C}). They are stateless and
+ * safe to call from any thread; each opens and closes its own files and never closes a stream it is given.
  *
  * <p><b>Bad input:</b> a null path or option gets {@link NullPointerException}; a missing file gets
  * {@link java.nio.file.NoSuchFileException} naming the path; options that make no sense for the direction
@@ -89,6 +100,112 @@ public final class FastFiles {
      */
     public static OutputStream newUnbufferedOutputStream(Path path, OpenOption... options) throws IOException {
         return new ChannelOutputStream(openForWriting(path, options));
+    }
+
+    /**
+     * Copies the file {@code source} to {@code target}, inside the kernel ({@code copy_file_range} or
+     * {@code sendfile} on Linux), and returns when the copy is in place.
+     *
+     * <p><b>Atomic:</b> the bytes go to a temporary file ({@code .NAME.RANDOM.sluice-tmp}) in the target's directory,
+     * which is then renamed onto {@code target}; readers see the old target or the complete copy, never a partial
+     * one. On any failure (a full disk, an interrupt, a read error) the temporary file is deleted and the target is
+     * untouched. The copy gets the source's permissions, as with {@link java.nio.file.Files#copy}.
+     *
+     * <p><b>Options:</b> {@link StandardCopyOption#REPLACE_EXISTING} replaces an existing target (a file or a symbolic
+     * link, never a directory); without it an existing target gets {@link FileAlreadyExistsException} before anything
+     * is written, and a target that appears during the copy is not overwritten either (the copy is put in place with
+     * a hard link where the file system has them). {@link StandardCopyOption#COPY_ATTRIBUTES} also copies the
+     * last-modified and last-access times. {@link SluiceCopyOption#DURABLE} forces the copy to the device before the
+     * rename and the directory after it. Symbolic links in {@code source} are followed.
+     *
+     * <p>If {@code source} and {@code target} are the same file (also through a link), returns without doing
+     * anything, with or without {@code REPLACE_EXISTING}: a copy onto itself never truncates the file.
+     *
+     * <p><b>Bad input:</b> null arguments get {@link NullPointerException}; another option gets
+     * {@link UnsupportedOperationException}; a missing source gets {@link java.nio.file.NoSuchFileException} naming
+     * it; a directory as source or target gets a {@link java.nio.file.FileSystemException} "PATH: Is a directory"; a
+     * missing target directory gets {@code NoSuchFileException} naming the directory, one that cannot be written
+     * {@link java.nio.file.AccessDeniedException} naming it; a full disk an {@code IOException} naming the target.
+     *
+     * @throws IOException if the copy fails; no partial target and no temporary file remain then
+     */
+    public static void copy(Path source, Path target, CopyOption... options) throws IOException {
+        FileCopier.copy(source, target, null, options);
+    }
+
+    /**
+     * As {@link #copy(Path, Path, CopyOption...)}, and tells {@code progress} the number of bytes copied so far
+     * after each piece of at most 64 MiB (from the calling thread; a few calls per second on a page-cached file).
+     *
+     * @throws NullPointerException if {@code progress} or another argument is null
+     */
+    public static void copy(Path source, Path target, LongConsumer progress, CopyOption... options)
+            throws IOException {
+        FileCopier.copy(source, target, Checks.notNull(progress, "progress"), options);
+    }
+
+    /**
+     * Copies everything left in {@code in} to the file {@code target} and returns the number of bytes copied,
+     * atomically as {@link #copy(Path, Path, CopyOption...)} does: through a temporary file in the target's
+     * directory, deleted if {@code in} or the write fails. Inside the kernel when {@code in} is file-backed (see
+     * {@link Streams}). Does not close {@code in}. Options: {@code REPLACE_EXISTING} and
+     * {@link SluiceCopyOption#DURABLE}; the new file gets the default permissions.
+     *
+     * @throws IOException if reading or writing fails; no partial target and no temporary file remain then
+     */
+    public static long copy(InputStream in, Path target, CopyOption... options) throws IOException {
+        return FileCopier.copy(in, target, options);
+    }
+
+    /**
+     * Writes the whole file {@code source} to {@code out} and returns the number of bytes written, inside the
+     * kernel when {@code out} is file-backed (see {@link Streams}). Does not close or flush {@code out}.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code source} does not exist
+     * @throws IOException if reading or writing fails (bytes already written stay written), or {@code source} is a
+     *         directory
+     */
+    public static long copy(Path source, OutputStream out) throws IOException {
+        return FileCopier.copy(source, out);
+    }
+
+    /**
+     * Finds the first byte where the files {@code a} and {@code b} differ, with the result contract of
+     * {@link java.nio.file.Files#mismatch}: -1 when they are equal, else the offset of the first differing byte, or
+     * the smaller size when one file is a prefix of the other. The files are read in 256 KiB pieces into direct
+     * buffers ({@code sluice.compare.bufferSize}) and compared with vectorized instructions, without the extra
+     * copy into heap arrays that {@code Files.mismatch} makes 8 KiB at a time (docs/benchmarks/copy.md has the
+     * numbers; the kernel's copy out of the page cache is the floor for both). Sizes are taken when the
+     * files are opened; the same file (also through a link) is equal to itself without being read.
+     *
+     * @throws java.nio.file.NoSuchFileException if either file does not exist, naming it
+     * @throws IOException if reading fails, either path is a directory, or a file shrinks while it is compared
+     *         (reads, not memory mapping, so this is an exception and never a crash)
+     */
+    public static long mismatch(Path a, Path b) throws IOException {
+        return FileComparator.mismatch(a, b);
+    }
+
+    /**
+     * Returns whether the files {@code a} and {@code b} hold the same bytes: false at once when their sizes differ,
+     * else as {@link #mismatch} reads them. Exceptions as for {@link #mismatch}.
+     */
+    public static boolean contentEquals(Path a, Path b) throws IOException {
+        return FileComparator.contentEquals(a, b);
+    }
+
+    /**
+     * Feeds the whole file into {@code checksum} and returns {@link Checksum#getValue()}: for example
+     * {@code checksum(path, new CRC32C())}. Reads 256 KiB at a time into a direct buffer, which the JDK's
+     * {@code CRC32}, {@code CRC32C} and {@code Adler32} digest with their vectorized intrinsics. The checksum is
+     * not reset first, so a running checksum can continue over several files; it must not be shared between
+     * threads during the call.
+     *
+     * @throws java.nio.file.NoSuchFileException if the file does not exist, naming it
+     * @throws IOException if reading fails or the path is a directory
+     */
+    public static long checksum(Path file, Checksum checksum) throws IOException {
+        return FileComparator.checksum(file, checksum);
     }
 
     /**

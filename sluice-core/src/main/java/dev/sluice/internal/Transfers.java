@@ -13,13 +13,21 @@ public final class Transfers {
      * {@code copy_file_range} or {@code sendfile} on Linux. Advances {@code src}'s position by the bytes copied.
      *
      * <p>Stops when {@code transferTo} makes no progress: a file whose size the kernel does not know (procfs
-     * reports 0) or one truncated underneath us. Callers finish with an ordinary read loop, which returns at once at
-     * a true end of file, so such files are still copied completely.
+     * reports 0) or one truncated underneath us, and copies nothing from a source that cannot seek (a pipe). Callers
+     * finish with an ordinary read loop, which returns at once at a true end of file, so such files are still
+     * copied completely.
      *
      * @return the number of bytes copied
      */
     public static long transferToEnd(FileChannel src, FileChannel dst) throws IOException {
-        long start = src.position();
+        long start;
+        try {
+            start = src.position();
+        } catch (IOException notSeekable) {
+            // A pipe or FIFO (new FileInputStream("/dev/stdin") under a shell pipe): lseek fails with ESPIPE.
+            // Nothing was copied; the caller's read loop copies it all.
+            return 0;
+        }
         long pos = start;
         long size = src.size();
         while (pos < size) {

@@ -12,8 +12,9 @@ import java.util.Arrays;
  * common case where one thread reads a stream.
  *
  * <p><b>Buffered:</b> yes, {@link #DEFAULT_BUFFER_SIZE} bytes unless the constructor says otherwise. {@link #read()}
- * is served from the buffer with no lock and no call to the source; a bulk read of at least the buffer's size, with
- * the buffer empty and no mark set, goes straight to the source into the caller's array.
+ * is served from the buffer with no lock and no call to the source; a bulk read of at least the buffer's size (or
+ * of 8 KiB, whichever is smaller), with the buffer empty and no mark set, goes straight to the source into the
+ * caller's array.
  *
  * <p><b>Thread-safe:</b> no. One thread at a time, or the caller's own locking. {@code BufferedInputStream} pays a
  * monitor on every call (java.io returned to {@code synchronized} in JDK 24); that lock, not the buffering, is what
@@ -50,6 +51,14 @@ public final class FastBufferedInputStream extends InputStream {
      * calls), and larger buffers gain nothing measurable while costing more to allocate for small files.
      */
     public static final int DEFAULT_BUFFER_SIZE;
+
+    /**
+     * With an empty buffer and no mark, a read of at least this many bytes (or of the whole buffer's size, if that
+     * is smaller) goes straight to the source. Copying 8 KiB pieces through a 64 KiB buffer costs a third copy of
+     * every byte and, for a file under 64 KiB, a zeroed buffer the reads never needed; reading 8 KiB at a time from
+     * the source costs no more than reading 64 KiB and copying it out (BufferSizeBench, chunk=8192).
+     */
+    static final int DIRECT_READ_THRESHOLD = 8192;
 
     /** The built-in default, before any {@code sluice.io.bufferSize} override. */
     static final int DEFAULT_SIZE_BUILT_IN = 64 * 1024;
@@ -185,7 +194,7 @@ public final class FastBufferedInputStream extends InputStream {
     /**
      * Reads up to {@code len} bytes into {@code b} at {@code off}. Returns the buffered bytes if there are any,
      * without blocking for more; otherwise reads from the source once, straight into {@code b} when
-     * {@code len} is at least the buffer's size and no mark is set (no point copying through the buffer).
+     * {@code len} is at least the buffer's size or 8 KiB and no mark is set (no point copying through the buffer).
      *
      * @return the number of bytes read, at least 1 when {@code len > 0}, or -1 at the end of the stream
      * @throws NullPointerException if {@code b} is null
@@ -202,7 +211,7 @@ public final class FastBufferedInputStream extends InputStream {
         }
         int avail = count - pos;
         if (avail <= 0) {
-            if (len >= capacity && markpos < 0) {
+            if (len >= Math.min(capacity, DIRECT_READ_THRESHOLD) && markpos < 0) {
                 return src.read(b, off, len);
             }
             fill();

@@ -171,6 +171,20 @@ class FastBufferedStreamsContractTest {
     }
 
     @Test
+    void readsOfEightKibibytesBypassEvenALargerBufferButSmallerOnesFillIt() throws IOException {
+        byte[] data = new byte[1 << 20];
+        CountingInputStream src = new CountingInputStream(new ByteArrayInputStream(data));
+        FastBufferedInputStream in = new FastBufferedInputStream(src, 65536);
+        assertEquals(8192, in.read(new byte[8192]));
+        assertEquals(8192, src.largestRead, "8 KiB read went straight to the source");
+        assertEquals(100, in.read(new byte[100]));
+        assertEquals(65536, src.largestRead, "a small read fills the whole buffer");
+        in.mark(10);
+        assertEquals(8192, in.read(new byte[8192]), "served from the buffer");
+        assertEquals(2, src.reads);
+    }
+
+    @Test
     void largeWritesBypassTheBuffer() throws IOException {
         HostileOutputStream sink = new HostileOutputStream();
         FastBufferedOutputStream out = new FastBufferedOutputStream(sink, 4096);

@@ -8,6 +8,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -48,7 +50,12 @@ public class BulkReadBench {
     }
 
     @Benchmark
-    public long fileChannelDirectBuffer() throws IOException {
+    public long fileChannelDirectBuffer(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, fileChannelDirectBufferBody());
+    }
+
+    private long fileChannelDirectBufferBody() throws IOException {
         long total = 0;
         try (FileChannel ch = FileChannel.open(file)) {
             ByteBuffer b = direct;
@@ -61,17 +68,20 @@ public class BulkReadBench {
     }
 
     @Benchmark
-    public long fileInputStream() throws IOException {
-        return drain(new FileInputStream(file.toFile()));
+    public long fileInputStream(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new FileInputStream(file.toFile())));
     }
 
     @Benchmark
-    public long sluiceFastFiles() throws IOException {
-        return drain(FastFiles.newInputStream(file));
+    public long sluiceFastFiles(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(FastFiles.newInputStream(file)));
     }
 
     @Benchmark
-    public long sluiceUnbuffered() throws IOException {
-        return drain(FastFiles.newUnbufferedInputStream(file));
+    public long sluiceUnbuffered(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(FastFiles.newUnbufferedInputStream(file)));
     }
 }

@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.commons.io.input.UnsynchronizedBufferedInputStream;
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -69,38 +71,45 @@ public class SingleByteReadBench {
     }
 
     @Benchmark
-    public long jdkBufferedInputStream() throws IOException {
-        return drain(new BufferedInputStream(new FileInputStream(file.toFile()), 8192));
+    public long jdkBufferedInputStream(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new BufferedInputStream(new FileInputStream(file.toFile()), 8192)));
     }
 
     @Benchmark
-    public long jdkBufferedInputStream64k() throws IOException {
-        return drain(new BufferedInputStream(new FileInputStream(file.toFile()), 65536));
+    public long jdkBufferedInputStream64k(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new BufferedInputStream(new FileInputStream(file.toFile()), 65536)));
     }
 
     @Benchmark
-    public long commonsIoUnsynchronized() throws IOException {
-        return drain(new UnsynchronizedBufferedInputStream.Builder()
-                .setInputStream(new FileInputStream(file.toFile())).setBufferSize(8192).get());
+    public long commonsIoUnsynchronized(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new UnsynchronizedBufferedInputStream.Builder()
+                .setInputStream(new FileInputStream(file.toFile())).setBufferSize(8192).get()));
     }
 
     @Benchmark
-    public long fastutilFastBuffered() throws IOException {
-        return drain(new it.unimi.dsi.fastutil.io.FastBufferedInputStream(new FileInputStream(file.toFile())));
+    public long fastutilFastBuffered(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new it.unimi.dsi.fastutil.io.FastBufferedInputStream(new FileInputStream(file.toFile()))));
     }
 
     @Benchmark
-    public long okioBufferedSource() throws IOException {
-        return drain(okio.Okio.buffer(okio.Okio.source(file)).inputStream());
+    public long okioBufferedSource(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(okio.Okio.buffer(okio.Okio.source(file)).inputStream()));
     }
 
     @Benchmark
-    public long sluiceFastFiles() throws IOException {
-        return drain(FastFiles.newInputStream(file));
+    public long sluiceFastFiles(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(FastFiles.newInputStream(file)));
     }
 
     @Benchmark
-    public long sluiceOverFileInputStream() throws IOException {
-        return drain(new dev.sluice.io.FastBufferedInputStream(new FileInputStream(file.toFile())));
+    public long sluiceOverFileInputStream(CpuTime cpu) throws IOException {
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new dev.sluice.io.FastBufferedInputStream(new FileInputStream(file.toFile()))));
     }
 }

@@ -1,0 +1,188 @@
+package dev.sluice.bench.experiments;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the experiments and writes their raw measurements as JSON: what {@code sluice report} launches in a child
+ * JVM (the peers it measures live only in this module's jar, never in the CLI's).
+ *
+ * <pre>
+ * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
+ *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh]
+ * </pre>
+ *
+ * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
+ * {@code STEP E1 3 16 <variant> @ <param>}, {@code END E1}. Every other line is a message for the user.
+ * Exit status 0 on success, 2 on bad arguments or a failed run (with one line on stderr).
+ */
+public final class QuickRunner {
+    private QuickRunner() {}
+
+    /** The raw format's name and version; the CLI checks it before reading. */
+    public static final String FORMAT = "sluice-raw-results/1";
+
+    public static void main(String[] args) {
+        try {
+            run(args, System.out);
+        } catch (IllegalArgumentException | IOException e) {
+            System.err.println("sluice-runner: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    static void run(String[] args, PrintStream events) throws IOException {
+        Map<String, String> opt = parse(args);
+        Path dataDir = Path.of(require(opt, "--data-dir"));
+        Path out = Path.of(require(opt, "--out"));
+        Scale scale = Scale.of(opt.getOrDefault("--scale", "quick"));
+        Path userData = opt.containsKey("--user-data") ? Path.of(opt.get("--user-data")) : null;
+        String harness = opt.getOrDefault("--harness", "quick");
+        if (!harness.equals("quick") && !harness.equals("jmh")) {
+            throw new IllegalArgumentException("unknown harness: " + harness + " (quick or jmh)");
+        }
+        List<Experiment> selected = Experiments.select(opt.get("--only"));
+        Corpus corpus = new Corpus(dataDir, scale, userData);
+
+        List<Map<String, Object>> experiments = new ArrayList<>();
+        for (Experiment e : selected) {
+            List<Case> cases = e.cases(corpus);
+            events.println("START " + e.id() + " " + cases.size());
+            events.flush();
+            List<Map<String, Object>> rows = new ArrayList<>();
+            Map<String, List<Case>> groups = new LinkedHashMap<>();
+            for (Case c : cases) {
+                groups.computeIfAbsent(c.param(), k -> new ArrayList<>()).add(c);
+            }
+            Map<Case, Map<String, Object>> rowOf = new LinkedHashMap<>();
+            int done = 0;
+            for (List<Case> group : groups.values()) {
+                if (harness.equals("jmh")) {
+                    for (Case c : group) {
+                        Map<String, Object> row = row(c);
+                        try {
+                            row.put("nanosPerOp", JmhHarness.nanosPerOp(e, c, corpus));
+                        } catch (IOException | RuntimeException ex) {
+                            row.put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                        }
+                        rowOf.put(c, row);
+                        step(events, e, ++done, cases.size(), c);
+                    }
+                } else {
+                    measureGroup(group, scale, rowOf, events, e, done, cases.size());
+                    done += group.size();
+                    step(events, e, done, cases.size(), group.get(group.size() - 1));
+                }
+            }
+            for (Case c : cases) {
+                rows.add(rowOf.get(c));
+            }
+            Map<String, Object> exp = new LinkedHashMap<>();
+            exp.put("id", e.id());
+            exp.put("title", e.title());
+            exp.put("claim", e.claim());
+            exp.put("cases", rows);
+            experiments.add(exp);
+            events.println("END " + e.id());
+            events.flush();
+        }
+
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", FORMAT);
+        root.put("scale", scale.name());
+        root.put("harness", harness.equals("jmh") ? "JMH " + JmhHarness.version() : "quick in-process estimate");
+        root.put("reps", harness.equals("jmh") ? JmhHarness.MEASUREMENT_ITERATIONS : scale.reps());
+        root.put("jvm", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version"));
+        root.put("dataDir", dataDir.toAbsolutePath().toString());
+        List<String> sources = new ArrayList<>(corpus.sources());
+        if (JmhHarness.lockIgnored) {
+            sources.add("note: another JMH run held this machine's JMH lock for over 2 minutes; measured beside it");
+        }
+        root.put("sources", sources);
+        root.put("experiments", experiments);
+        root.put("sink", Measure.sink);
+        Path parent = out.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), root);
+    }
+
+    private static Map<String, Object> row(Case c) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("variant", c.variant());
+        row.put("param", c.param());
+        row.put("key", c.key());
+        row.put("bytesPerOp", c.bytes());
+        return row;
+    }
+
+    private static void step(PrintStream events, Experiment e, int done, int total, Case c) {
+        events.println("STEP " + e.id() + " " + done + " " + total + " " + c.variant() + " @ " + c.param());
+        events.flush();
+    }
+
+    /**
+     * The quick harness over one comparison: warms up and calibrates each variant, then takes the repetitions
+     * round-robin (variant A rep 1, B rep 1, …, A rep 2, …), so a burst of load from elsewhere on the machine spreads
+     * over all variants instead of skewing one. A variant that throws is recorded with its error and left out.
+     */
+    private static void measureGroup(List<Case> group, Scale scale, Map<Case, Map<String, Object>> rowOf,
+                                     PrintStream events, Experiment e, int doneBefore, int total) {
+        Map<Case, Long> ops = new LinkedHashMap<>();
+        Map<Case, double[]> samples = new LinkedHashMap<>();
+        for (Case c : group) {
+            rowOf.put(c, row(c));
+            try {
+                ops.put(c, Measure.calibrate(c.workload(), scale));
+                samples.put(c, new double[scale.reps()]);
+            } catch (IOException | RuntimeException ex) {
+                rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+            }
+            step(events, e, doneBefore, total, c);   // message only: the count moves when the group is done
+        }
+        for (int r = 0; r < scale.reps(); r++) {
+            for (Case c : group) {
+                double[] s = samples.get(c);
+                if (s == null) {
+                    continue;
+                }
+                try {
+                    s[r] = Measure.rep(c.workload(), ops.get(c));
+                } catch (IOException | RuntimeException ex) {
+                    rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+                    samples.remove(c);
+                }
+            }
+        }
+        samples.forEach((c, s) -> rowOf.get(c).put("nanosPerOp", s));
+    }
+
+    private static Map<String, String> parse(String[] args) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                throw new IllegalArgumentException("expected --name value pairs, got: " + args[i]);
+            }
+            m.put(args[i], args[++i]);
+        }
+        return m;
+    }
+
+    private static String require(Map<String, String> opt, String name) {
+        String v = opt.get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("missing " + name);
+        }
+        return v;
+    }
+}

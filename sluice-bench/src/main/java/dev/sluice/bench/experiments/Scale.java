@@ -1,0 +1,36 @@
+package dev.sluice.bench.experiments;
+
+/**
+ * How big the data is and how long each case is measured. {@code TINY} is for CI smoke runs (seconds, numbers
+ * meaningless), {@code QUICK} is the report's default (a few minutes on 2 cores, an estimate), {@code FULL} sizes
+ * data for JMH-grade runs.
+ *
+ * @param corpusBytes size of the main byte corpus (tar of the JDK sources, or the user's files)
+ * @param byteLoopBytes size of the file byte-at-a-time loops read (E1, E6): these run at ~100 MB/s at worst
+ * @param warmupNanos time each case runs before it is measured (at least two operations)
+ * @param repNanos minimum time of one measured repetition (at least one operation)
+ * @param reps repetitions per case; the report shows their min, median and max
+ */
+public record Scale(String name, long corpusBytes, long byteLoopBytes, long warmupNanos, long repNanos, int reps) {
+
+    public static final Scale TINY = new Scale("tiny", 1 << 20, 256 << 10, 20_000_000L, 4_000_000L, 3);
+    public static final Scale QUICK = new Scale("quick", 32 << 20, 8 << 20, 250_000_000L, 40_000_000L, 5);
+    public static final Scale FULL = new Scale("full", 192 << 20, 64 << 20, 1_000_000_000L, 200_000_000L, 10);
+
+    public boolean tiny() {
+        return this == TINY || name.equals("tiny");
+    }
+
+    public boolean full() {
+        return name.equals("full");
+    }
+
+    public static Scale of(String name) {
+        switch (name) {
+            case "tiny": return TINY;
+            case "quick": return QUICK;
+            case "full": return FULL;
+            default: throw new IllegalArgumentException("unknown scale: " + name + " (tiny, quick or full)");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.sluice.bench.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.annotations.Param;
+
+/**
+ * The experiments compute what they claim to: within one comparison (same experiment, same param) every variant
+ * returns the same sum of the bytes or chars it read, so a fast variant cannot be fast by skipping work.
+ */
+class ExperimentsTest {
+    @TempDir
+    static Path dir;
+
+    static Corpus corpus;
+
+    @BeforeAll
+    static void makeData() throws IOException {
+        corpus = new Corpus(dir.resolve("data"), Scale.TINY, null);
+    }
+
+    @Test
+    void variantsOfOneComparisonAgreeOnTheResult() throws IOException {
+        for (Experiment e : Experiments.all()) {
+            Map<String, Long> firstByParam = new LinkedHashMap<>();
+            Map<String, String> firstVariant = new LinkedHashMap<>();
+            Set<String> keys = new HashSet<>();
+            for (Case c : e.cases(corpus)) {
+                assertTrue(keys.add(c.key()), e.id() + ": duplicate case key " + c.key());
+                assertTrue(c.bytes() > 0, e.id() + " " + c.key());
+                long r = c.workload().run();
+                // E2 and E6 read the same file in every cell: all agree; elsewhere, per param.
+                String group = e.id().equals("E2") ? "all" : c.param();
+                Long first = firstByParam.putIfAbsent(group, r);
+                firstVariant.putIfAbsent(group, c.variant());
+                if (first != null) {
+                    assertEquals(first.longValue(), r, e.id() + " " + c.key() + " disagrees with " + firstVariant.get(group));
+                }
+            }
+        }
+    }
+
+    @Test
+    void copiesAreExact() throws IOException {
+        Path src = corpus.bytes();
+        for (Case c : Experiments.byId("E7").cases(corpus)) {
+            if (c.param().equals(E7CopyCompare.COPY)) {
+                Files.deleteIfExists(corpus.scratch("e7-copy"));
+                assertEquals(Files.size(src), c.workload().run(), c.key());
+                assertEquals(-1, Files.mismatch(src, corpus.scratch("e7-copy")), c.key());
+            } else {
+                assertEquals(1, c.workload().run(), c.key());
+            }
+        }
+    }
+
+    @Test
+    void corporaHaveTheirSizesAndEncodings() throws IOException {
+        assertEquals(4096, Files.size(corpus.japanese(4096)));
+        assertEquals(1 << 20, Files.size(corpus.bytes()));
+        String latin = new String(Files.readAllBytes(corpus.latin1(65536)), StandardCharsets.ISO_8859_1);
+        assertTrue(latin.chars().anyMatch(ch -> ch > 127), "Latin-1 text has non-ASCII letters");
+        String ja = new String(Files.readAllBytes(corpus.japanese(65536)), StandardCharsets.UTF_8);
+        assertTrue(ja.chars().filter(ch -> ch >= 0x3040).count() > 1000, "Japanese text has kana/kanji");
+        assertTrue(!corpus.sources().isEmpty());
+    }
+
+    @Test
+    void jmhDefaultCaseKeysExist() throws Exception {
+        // The JMH classes' default scale is quick: their default keys must name quick-scale cases.
+        Corpus quick = new Corpus(dir.resolve("quick"), Scale.QUICK, null);
+        for (Experiment e : Experiments.all()) {
+            Class<?> bench = Class.forName(ExperimentBench.class.getPackageName() + "." + e.id() + "Bench");
+            Param p = bench.getField("caseKey").getAnnotation(Param.class);
+            assertNotNull(p, bench.getName());
+            Set<String> keys = new HashSet<>();
+            for (Case c : e.cases(corpus)) {
+                keys.add(c.key());
+            }
+            if (!keys.containsAll(List.of(p.value()))) {
+                // Only some experiments have quick-only sizes; making quick data for all would cost seconds.
+                for (Case c : e.cases(quick)) {
+                    keys.add(c.key());
+                }
+            }
+            for (String k : p.value()) {
+                assertTrue(keys.contains(k), bench.getSimpleName() + ": no case " + k + " in " + keys);
+            }
+        }
+    }
+
+    @Test
+    void selectParsesIdsInReportOrderAndRejectsUnknownOnes() {
+        assertEquals(List.of("E2", "E5"), Experiments.select("e5,E2,E5").stream().map(Experiment::id).toList());
+        assertEquals(7, Experiments.select("all").size());
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Experiments.select("E2,E9"));
+        assertTrue(ex.getMessage().contains("E9"), ex.getMessage());
+    }
+
+    @Test
+    void quickRunnerWritesRawJsonAndProgressEvents() throws IOException {
+        Path out = dir.resolve("raw.json");
+        ByteArrayOutputStream events = new ByteArrayOutputStream();
+        QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
+                "--only", "E6", "--out", out.toString()}, new PrintStream(events, true, StandardCharsets.UTF_8));
+        String ev = events.toString(StandardCharsets.UTF_8);
+        assertTrue(ev.startsWith("START E6 8\n"), ev);
+        assertTrue(ev.contains("STEP E6 8 8 "), ev);
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertEquals(QuickRunner.FORMAT, root.get("format").asText());
+        JsonNode cases = root.get("experiments").get(0).get("cases");
+        assertEquals(8, cases.size());
+        assertEquals(Scale.TINY.reps(), cases.get(0).get("nanosPerOp").size());
+    }
+}

@@ -1,0 +1,198 @@
+package dev.sluice.cli;
+
+import dev.sluice.cli.report.Report;
+import dev.sluice.cli.report.Reports;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice report}: reruns the classic Java I/O experiments (E1-E7) on this machine and writes a
+ * self-contained HTML report with charts, results.json, results.csv, verdicts and recommendations.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Rerun the classic Java I/O experiments here and say which folklore holds on this JDK, CPU "
+                + "and disk.",
+                "Quick mode (default) is an estimate of a few minutes; --full measures with JMH (much longer).",
+                "Data is made in a temporary directory inside --out (so the measured file system is the one "
+                        + "holding --out) and deleted afterwards."})
+final class ReportCommand implements Callable<Integer> {
+
+    @Option(names = "--full", description = "Measure with JMH (one fork per case) on larger data: tens of minutes.")
+    boolean full;
+
+    @Option(names = "--tiny", description = "Tiny data and very short runs (CI smoke test; numbers meaningless).")
+    boolean tiny;
+
+    @Option(names = "--only", paramLabel = "E2,E5", description = "Run only these experiments (E1-E7).")
+    String only;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Where to write the report (default: ./sluice-report).")
+    Path out = Path.of("sluice-report");
+
+    @Option(names = "--data", paramLabel = "DIR",
+            description = "Use the files under DIR (concatenated) as the byte corpus instead of the JDK sources.")
+    Path data;
+
+    @Option(names = "--bench-jar", paramLabel = "JAR", description = "The benchmarks jar (default: "
+            + "sluice-bench/target/benchmarks.jar beside the CLI's build; env SLUICE_BENCH_JAR).")
+    String benchJar;
+
+    @Option(names = "--no-progress", description = "Do not draw progress bars.")
+    boolean noProgress;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        // Check every argument before spending minutes measuring.
+        List<String> experiments = Reports.parseOnly(only);
+        if (data != null) {
+            checkData(data);
+        }
+        Path outDir = checkOut(out);
+        String classpath = benchClasspath();
+        String scale = tiny ? "tiny" : full ? "full" : "quick";
+
+        Path dataDir = Files.createTempDirectory(outDir, ".sluice-data-");
+        Thread cleanup = new Thread(() -> deleteTree(dataDir), "sluice-report-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            PrintWriter stdout = spec.commandLine().getOut();
+            stdout.println("sluice report: " + (full ? "JMH" : "quick estimate") + ", scale " + scale + ", experiments "
+                    + String.join(",", experiments) + "; data in " + dataDir);
+            stdout.flush();
+            Path raw = Reports.measure(classpath, dataDir, scale, full, experiments, data,
+                    noProgress ? null : System.err);
+            Platform p = Platform.probe(dataDir);
+            Report report = Reports.assemble(raw, p.jdk(), p.os(), p.cpu(), p.cores(), p.fileSystem(), commandLine());
+            Reports.write(report, outDir);
+            copyJmhResults(dataDir, outDir);
+            Reports.printSummary(report, outDir, stdout);
+        } finally {
+            deleteTree(dataDir);
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // already shutting down
+            }
+        }
+        return 0;
+    }
+
+    private String commandLine() {
+        // originalArgs are the whole command line's, "report" included.
+        CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+        return pr == null ? "sluice report" : "sluice " + String.join(" ", pr.originalArgs());
+    }
+
+    static void checkData(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            throw new IOException("--data " + dir + ": No such directory");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("--data " + dir + ": Not a directory");
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            if (s.noneMatch(f -> Files.isRegularFile(f) && Files.isReadable(f) && size(f) > 0)) {
+                throw new IOException("--data " + dir + ": no readable, non-empty files in it");
+            }
+        }
+    }
+
+    private static long size(Path f) {
+        try {
+            return Files.size(f);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Creates --out if needed and proves it writable; one clear line otherwise. */
+    static Path checkOut(Path dir) throws IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        try {
+            Files.createDirectories(abs);
+            Path probe = Files.createTempFile(abs, ".sluice-probe-", ".tmp");
+            Files.delete(probe);
+        } catch (FileSystemException e) {
+            String reason = e.getReason() != null ? e.getReason()
+                    : e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "Not a directory"
+                    : e.getClass().getSimpleName();
+            throw new IOException("--out " + dir + ": cannot write there (" + reason + ")");
+        }
+        return abs;
+    }
+
+    /** The benchmarks jar: --bench-jar, $SLUICE_BENCH_JAR, beside the CLI's build tree, or under the current dir. */
+    private String benchClasspath() throws IOException {
+        if (benchJar != null) {
+            return benchJar;
+        }
+        String env = System.getenv("SLUICE_BENCH_JAR");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        Path rel = Path.of("sluice-bench", "target", "benchmarks.jar");
+        try {
+            Path self = Path.of(ReportCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // sluice-cli/target/sluice.jar (or target/classes) -> the reactor root
+            Path root = self.getParent() == null ? null : self.getParent().getParent();
+            if (root != null && root.getParent() != null) {
+                Path candidate = root.getParent().resolve(rel);
+                if (Files.isRegularFile(candidate)) {
+                    return candidate.toString();
+                }
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall back to the working directory
+        }
+        if (Files.isRegularFile(rel)) {
+            return rel.toAbsolutePath().toString();
+        }
+        throw new IOException("the benchmarks jar (sluice-bench/target/benchmarks.jar) is missing: run ./sluice "
+                + "report from the source tree, or build it with mvn -B -ntp -DskipTests package -pl sluice-bench -am");
+    }
+
+    private static void copyJmhResults(Path dataDir, Path outDir) throws IOException {
+        Path jmh = dataDir.resolve("jmh");
+        if (!Files.isDirectory(jmh)) {
+            return;
+        }
+        Path target = Files.createDirectories(outDir.resolve("jmh"));
+        try (Stream<Path> s = Files.list(jmh)) {
+            for (Path f : (Iterable<Path>) s::iterator) {
+                Files.copy(f, target.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // best effort: a leftover temp file is not worth failing the report for
+                }
+            });
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}
