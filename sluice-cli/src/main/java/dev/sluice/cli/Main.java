@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
         versionProvider = Main.Version.class,
         description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
         subcommands = {InfoCommand.class, ReportCommand.class, TuneCommand.class, CpCommand.class, CmpCommand.class,
-            SumCommand.class, CommandLine.HelpCommand.class})
+            SumCommand.class, WcCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */

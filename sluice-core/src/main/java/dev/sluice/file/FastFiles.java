@@ -4,10 +4,14 @@ import dev.sluice.internal.Checks;
 import dev.sluice.io.FastBufferedInputStream;
 import dev.sluice.io.FastBufferedOutputStream;
 import dev.sluice.io.Streams;
+import dev.sluice.text.FastReader;
+import dev.sluice.text.FastWriter;
+import dev.sluice.text.TextFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
 import java.nio.file.CopyOption;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.OpenOption;
@@ -17,6 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.stream.Stream;
 import java.util.zip.Checksum;
 
 /**
@@ -201,6 +206,37 @@ public final class FastFiles {
      */
     public static long checksum(Path file, Checksum checksum) throws IOException {
         return FileComparator.checksum(file, checksum);
+    }
+
+    /**
+     * Opens {@code path} for reading text in {@code charset}: a {@link FastReader} (buffered, not thread-safe,
+     * closes the file when closed; malformed input becomes U+FFFD). The same as {@link TextFiles#newReader}.
+     *
+     * @throws IOException if the file cannot be opened
+     */
+    public static FastReader newReader(Path path, Charset charset) throws IOException {
+        return TextFiles.newReader(path, charset);
+    }
+
+    /**
+     * Opens or creates {@code path} for writing text in {@code charset}: a {@link FastWriter} (buffered, not
+     * thread-safe, flushes and closes the file when closed). Options as {@link java.nio.file.Files#newBufferedWriter};
+     * the same as {@link TextFiles#newWriter}.
+     *
+     * @throws IOException if the file cannot be opened or created
+     */
+    public static FastWriter newWriter(Path path, Charset charset, OpenOption... options) throws IOException {
+        return TextFiles.newWriter(path, charset, options);
+    }
+
+    /**
+     * The lines of {@code path}, read lazily, with {@link java.io.BufferedReader#readLine()}'s rules; close the stream
+     * to close the file. The same as {@link TextFiles#lines}.
+     *
+     * @throws IOException if the file cannot be opened
+     */
+    public static Stream<String> lines(Path path, Charset charset) throws IOException {
+        return TextFiles.lines(path, charset);
     }
 
     private static FileChannel openForReading(Path path, OpenOption... options) throws IOException {

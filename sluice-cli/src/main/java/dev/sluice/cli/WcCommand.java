@@ -1,0 +1,326 @@
+package dev.sluice.cli;
+
+import dev.sluice.text.FastReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice wc [-l] [-w] [-m] [-c] [FILE...]}: GNU wc's counts and output format, text decoded as UTF-8 by
+ * {@link FastReader}. With only -l and -c the bytes are counted without decoding, as wc does.
+ *
+ * <p>Counts as GNU coreutils 9.1 {@code wc} in a UTF-8 locale: a word is a run of printable chars between separators
+ * (ASCII white space, U+00A0, U+1680, U+2000..U+200A, U+202F, U+205F, U+2060, U+3000); non-printable chars (controls,
+ * U+2028, U+2029, unassigned code points by this JDK's Unicode tables) neither start nor end a word; -m counts code
+ * points. One difference, on malformed UTF-8 only: GNU wc counts an invalid byte as no char, sluice counts each
+ * U+FFFD that replaces a malformed sequence as one printable char.
+ */
+@Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Print newline, word, char and byte counts for each FILE, and a total line if more than one "
+                + "FILE is given. Text is decoded as UTF-8. With no FILE, or when FILE is -, read standard input.",
+            "Exit status: 0 if all files were read, 1 if some could not be."})
+final class WcCommand implements Callable<Integer> {
+
+    @Option(names = {"-l", "--lines"}, description = "print the newline counts")
+    boolean lines;
+
+    @Option(names = {"-w", "--words"}, description = "print the word counts")
+    boolean words;
+
+    @Option(names = {"-m", "--chars"}, description = "print the character counts (code points)")
+    boolean chars;
+
+    @Option(names = {"-c", "--bytes"}, description = "print the byte counts")
+    boolean bytes;
+
+    @Parameters(paramLabel = "FILE", description = "files to count (- for standard input)")
+    List<String> files = new ArrayList<>();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** The counts of one input; -1 for a count not asked for. */
+    static final class Counts {
+        long lines;
+        long words;
+        long chars;
+        long bytes;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (!lines && !words && !chars && !bytes) {
+            lines = words = bytes = true;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> names = files.isEmpty() ? List.of("-") : files;
+        int width = width(names);
+        Counts total = new Counts();
+        int status = 0;
+        for (String name : names) {
+            Counts c;
+            if (!name.equals("-") && Files.isDirectory(Path.of(name))) {
+                // As wc: an error, and a line of zeros for it.
+                out.flush();
+                err.println("sluice: wc: " + name + ": Is a directory");
+                err.flush();
+                status = 1;
+                c = new Counts();
+            } else {
+                try {
+                    c = count(name);
+                } catch (IOException e) {
+                    out.flush();
+                    err.println("sluice: wc: " + Main.describe(e));
+                    err.flush();
+                    status = 1;
+                    continue;
+                }
+            }
+            total.lines += c.lines;
+            total.words += c.words;
+            total.chars += c.chars;
+            total.bytes += c.bytes;
+            out.println(format(c, width, files.isEmpty() ? null : name));
+        }
+        if (names.size() > 1) {
+            out.println(format(total, width, "total"));
+        }
+        out.flush();
+        return status;
+    }
+
+    /**
+     * GNU wc's column width: 1 for a single count of a single input, else the digits of the summed sizes of the
+     * regular files, at least 7 when an input is not a regular file (its size is unknown).
+     */
+    private int width(List<String> names) {
+        int asked = (lines ? 1 : 0) + (words ? 1 : 0) + (chars ? 1 : 0) + (bytes ? 1 : 0);
+        if (names.size() == 1 && asked == 1) {
+            return 1;
+        }
+        long total = 0;
+        int minimum = 1;
+        for (String name : names) {
+            Path p = Path.of(name);
+            if (!name.equals("-") && !Files.exists(p)) {
+                continue; // a file that cannot be stat'ed does not count
+            }
+            if (name.equals("-") || !Files.isRegularFile(p)) {
+                minimum = 7;
+                continue;
+            }
+            try {
+                total += Files.size(p);
+            } catch (IOException e) {
+                // counted as failed, as wc does
+            }
+        }
+        return Math.max(minimum, Long.toString(total).length());
+    }
+
+    private String format(Counts c, int width, String name) {
+        StringBuilder sb = new StringBuilder();
+        appendCount(sb, lines, c.lines, width);
+        appendCount(sb, words, c.words, width);
+        appendCount(sb, chars, c.chars, width);
+        appendCount(sb, bytes, c.bytes, width);
+        if (name != null) {
+            sb.append(' ').append(name);
+        }
+        return sb.toString();
+    }
+
+    private static void appendCount(StringBuilder sb, boolean wanted, long value, int width) {
+        if (!wanted) {
+            return;
+        }
+        if (sb.length() > 0) {
+            sb.append(' ');
+        }
+        String s = Long.toString(value);
+        for (int i = s.length(); i < width; i++) {
+            sb.append(' ');
+        }
+        sb.append(s);
+    }
+
+    private Counts count(String name) throws IOException {
+        Counts c = new Counts();
+        boolean stdin = name.equals("-");
+        try (ReadableByteChannel raw = stdin ? Channels.newChannel(System.in) : FileChannel.open(Path.of(name))) {
+            CountingChannel ch = new CountingChannel(raw);
+            if (words || chars) {
+                countText(ch, c);
+            } else if (lines) {
+                c.lines = countNewlines(ch);
+            } else if (!stdin) {
+                c.bytes = ((FileChannel) raw).size(); // -c alone: the size is the answer, as wc uses fstat
+                return c;
+            } else {
+                countNewlines(ch);
+            }
+            c.bytes = ch.count;
+        }
+        return c;
+    }
+
+    /** Counts '\n' bytes eight at a time: no decoding is needed for lines, whatever the encoding. */
+    private static long countNewlines(ReadableByteChannel ch) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long n = 0;
+        while (ch.read(buf) >= 0) {
+            buf.flip();
+            while (buf.remaining() >= 8) {
+                long x = buf.getLong() ^ 0x0A0A0A0A0A0A0A0AL;
+                // Exact zero-byte test (no false positives from borrows): high bit set where a byte of x is 0.
+                long t = ((x & 0x7F7F7F7F7F7F7F7FL) + 0x7F7F7F7F7F7F7F7FL) | x;
+                n += Long.bitCount(~t & 0x8080808080808080L);
+            }
+            while (buf.hasRemaining()) {
+                if (buf.get() == '\n') {
+                    n++;
+                }
+            }
+            buf.clear();
+        }
+        return n;
+    }
+
+    private static final byte OTHER = 0;
+    private static final byte SEPARATOR = 1;
+    private static final byte NON_PRINTABLE = 2;
+    /** Word classes of the ASCII chars, the common case, looked up rather than computed. */
+    private static final byte[] ASCII_CLASS = new byte[128];
+
+    static {
+        for (int i = 0; i < 128; i++) {
+            ASCII_CLASS[i] = i < 0x20 || i == 0x7F ? NON_PRINTABLE : OTHER;
+        }
+        for (char s : new char[] {' ', '\t', '\n', 0x0B, '\f', '\r'}) {
+            ASCII_CLASS[s] = SEPARATOR;
+        }
+    }
+
+    private static byte classOf(int cp) {
+        if (cp < 128) {
+            return ASCII_CLASS[cp];
+        }
+        if (cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F
+                || cp == 0x2060 || cp == 0x3000) {
+            return SEPARATOR;
+        }
+        int type = Character.getType(cp);
+        return type == Character.CONTROL || type == Character.UNASSIGNED || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE ? NON_PRINTABLE : OTHER;
+    }
+
+    private void countText(ReadableByteChannel ch, Counts c) throws IOException {
+        TextCounter counter = new TextCounter();
+        char[] buf = new char[1 << 16];
+        try (FastReader r = FastReader.builder(StandardCharsets.UTF_8).bufferSize(1 << 16).build(ch)) {
+            int n;
+            while ((n = r.read(buf, 0, buf.length)) >= 0) {
+                counter.count(buf, n);
+            }
+        }
+        c.lines = counter.lines;
+        c.words = counter.words + counter.inWord;
+        c.chars = counter.chars;
+    }
+
+    /**
+     * Counts lines, words and code points chunk by chunk. A method per chunk rather than one loop over the file: the
+     * JIT compiles a method called many times fully, where one long-running loop only gets on-stack replacement.
+     */
+    static final class TextCounter {
+        long lines;
+        long words;
+        long chars;
+        int inWord; // 1 inside a word
+        char high; // a high surrogate whose low half may start the next chunk
+
+        void count(char[] buf, int n) {
+            long nLines = 0;
+            long nWords = 0;
+            long nChars = 0;
+            int in = inWord;
+            char h = high;
+            for (int i = 0; i < n; i++) {
+                char ch = buf[i];
+                int cls;
+                if (ch < 0x80 && h == 0) {
+                    cls = ASCII_CLASS[ch];
+                    nLines += ch == '\n' ? 1 : 0;
+                } else {
+                    int cp;
+                    if (h != 0) {
+                        // FastReader yields no lone surrogate from UTF-8; one here would count as a char.
+                        cp = Character.isLowSurrogate(ch) ? Character.toCodePoint(h, ch) : ch;
+                        h = 0;
+                    } else if (Character.isHighSurrogate(ch)) {
+                        h = ch;
+                        continue;
+                    } else {
+                        cp = ch;
+                    }
+                    cls = classOf(cp);
+                }
+                nChars++;
+                // Without branches (word boundaries are too irregular to predict): a separator ends a word, a
+                // printable char is in one, a non-printable char changes nothing.
+                int sep = cls == SEPARATOR ? 1 : 0;
+                nWords += sep & in;
+                in = (cls == OTHER ? 1 : 0) | (in & (sep ^ 1));
+            }
+            lines += nLines;
+            words += nWords;
+            chars += nChars;
+            inWord = in;
+            high = h;
+        }
+    }
+
+    /** Passes reads through and counts the bytes, for -c alongside decoded counts. */
+    private static final class CountingChannel implements ReadableByteChannel {
+        private final ReadableByteChannel ch;
+        long count;
+
+        CountingChannel(ReadableByteChannel ch) {
+            this.ch = ch;
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            int n = ch.read(dst);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return ch.isOpen();
+        }
+
+        @Override
+        public void close() throws IOException {
+            ch.close();
+        }
+    }
+}

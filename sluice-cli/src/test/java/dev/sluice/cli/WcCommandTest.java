@@ -1,0 +1,108 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** sluice wc against GNU wc (coreutils, present wherever the build runs) in the C.UTF-8 locale. */
+class WcCommandTest {
+    private static final long SEED = Long.getLong("sluice.test.seed", 0x3C3CL);
+
+    @TempDir
+    static Path dir;
+    static List<Path> samples = new ArrayList<>();
+
+    /** Code points that sit on wc's word rules: separators, non-printables, format chars, wide and 4-byte chars. */
+    private static final int[] SPECIAL = {
+        ' ', '\t', '\n', '\r', 0x0B, '\f', 0x01, 0x7F, 0x85, 0xA0, 0xAD, 0x1680, 0x2000, 0x2007, 0x200A, 0x200B,
+        0x2028, 0x2029, 0x202F, 0x205F, 0x2060, 0x3000, 0xFEFF, 0xE000, 0xFFFD, 0x1F600, 0x10FFFF, 0x65E5, 0xE9
+    };
+
+    @BeforeAll
+    static void makeSamples() throws IOException {
+        Random r = new Random(SEED);
+        for (int i = 0; i < 6; i++) {
+            StringBuilder sb = new StringBuilder();
+            int len = i == 0 ? 0 : r.nextInt(20000);
+            while (sb.length() < len) {
+                int k = r.nextInt(10);
+                if (k < 5) {
+                    sb.append((char) ('a' + r.nextInt(26)));
+                } else if (k < 7) {
+                    sb.appendCodePoint(SPECIAL[r.nextInt(SPECIAL.length)]);
+                } else if (k < 9) {
+                    sb.append(' ');
+                } else {
+                    sb.append('\n');
+                }
+            }
+            samples.add(Files.writeString(dir.resolve("s" + i + ".txt"), sb, StandardCharsets.UTF_8));
+        }
+    }
+
+    private static String gnuWc(List<String> args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("wc"));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(false);
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        return out;
+    }
+
+    @Test
+    void matchesGnuWcForEveryOptionSet() throws Exception {
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-lw"}, {"-l", "-m"}, {"-lwmc"}, {"-c", "-l"}};
+        for (String[] opts : optionSets) {
+            for (List<Path> files : List.of(List.of(samples.get(1)), List.of(samples.get(0)), samples)) {
+                List<String> args = new ArrayList<>(List.of(opts));
+                files.forEach(f -> args.add(f.toString()));
+                String expected = gnuWc(args);
+                List<String> ours = new ArrayList<>(List.of("wc"));
+                ours.addAll(args);
+                String[] got = MainTest.run(ours.toArray(new String[0]));
+                assertEquals("0", got[0], got[2]);
+                assertEquals(expected, got[1], "wc " + args);
+            }
+        }
+    }
+
+    @Test
+    void aMissingFileIsReportedAndTheOthersCountedWithExitOne() throws Exception {
+        String missing = dir.resolve("missing").toString();
+        String[] got = MainTest.run("wc", samples.get(2).toString(), missing, samples.get(3).toString());
+        assertEquals("1", got[0]);
+        assertEquals("sluice: wc: " + missing + ": No such file or directory", got[2].strip());
+        assertEquals(gnuWc(List.of(samples.get(2).toString(), missing, samples.get(3).toString())), got[1]);
+        // The first file missing: the widths come from the others.
+        got = MainTest.run("wc", missing, samples.get(3).toString());
+        assertEquals(gnuWc(List.of(missing, samples.get(3).toString())), got[1]);
+    }
+
+    @Test
+    void aDirectoryIsAnErrorWithALineOfZerosAsInWc() throws Exception {
+        String[] got = MainTest.run("wc", dir.toString(), samples.get(1).toString());
+        assertEquals("1", got[0]);
+        assertEquals("sluice: wc: " + dir + ": Is a directory", got[2].strip());
+        assertEquals(gnuWc(List.of(dir.toString(), samples.get(1).toString())), got[1]);
+    }
+
+    @Test
+    void aBadOptionIsExitTwo() {
+        String[] got = MainTest.run("wc", "-z");
+        assertEquals("2", got[0]);
+        assertTrue(got[2].startsWith("sluice: Unknown option: '-z'"), got[2]);
+    }
+}

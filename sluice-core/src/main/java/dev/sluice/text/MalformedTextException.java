@@ -1,0 +1,34 @@
+package dev.sluice.text;
+
+import java.nio.charset.MalformedInputException;
+
+/**
+ * Thrown by a strict {@link FastReader} at the first malformed byte sequence. It is a
+ * {@link MalformedInputException}, so code written for {@code Files.newBufferedReader} keeps working;
+ * {@link #getInputLength()} is the length of the malformed sequence as the JDK's decoder would report it, and
+ * {@link #getByteOffset()} is where that sequence starts, counted from the first byte the reader read (a skipped
+ * byte order mark counts). The JDK's own message is fixed ("Input length = N"), so this one names the offset too.
+ */
+public final class MalformedTextException extends MalformedInputException {
+    private static final long serialVersionUID = 1L;
+
+    private final long byteOffset;
+    private final String charsetName;
+
+    MalformedTextException(int inputLength, long byteOffset, String charsetName) {
+        super(inputLength);
+        this.byteOffset = byteOffset;
+        this.charsetName = charsetName;
+    }
+
+    /** The offset of the first byte of the malformed sequence in the input. */
+    public long getByteOffset() {
+        return byteOffset;
+    }
+
+    @Override
+    public String getMessage() {
+        return "Malformed " + charsetName + " input at byte offset " + byteOffset + ", input length = "
+                + getInputLength();
+    }
+}

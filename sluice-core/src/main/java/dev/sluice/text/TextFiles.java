@@ -1,0 +1,106 @@
+package dev.sluice.text;
+
+import dev.sluice.internal.Checks;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.Charset;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * Text files read with {@link FastReader} and written with {@link FastWriter}, opened through {@link FileChannel}
+ * (the classic small-file experiment found channels faster to open than {@code FileInputStream}). The readers and
+ * writers are single-threaded and close the file when closed.
+ *
+ * <p><b>Bad input:</b> a null argument gets {@link NullPointerException}; a missing file gets
+ * {@link java.nio.file.NoSuchFileException}; malformed bytes become U+FFFD (use {@link FastReader#builder} with
+ * {@link FastReader.Builder#strict()} on a channel of your own to have them throw).
+ */
+public final class TextFiles {
+    private TextFiles() {}
+
+    /**
+     * Opens {@code path} for reading text in {@code charset}. The buffer is {@link FastReader#DEFAULT_BUFFER_SIZE},
+     * or the file's size for a smaller file. Malformed input becomes U+FFFD; a byte order mark is kept.
+     *
+     * @throws IOException if the file cannot be opened; nothing is left open then
+     */
+    public static FastReader newReader(Path path, Charset charset) throws IOException {
+        Checks.notNull(path, "path");
+        Checks.notNull(charset, "charset");
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            long size = ch.size();
+            int buffer = (int) Math.min(FastReader.DEFAULT_BUFFER_SIZE, Math.max(16, size + 1));
+            return FastReader.builder(charset).bufferSize(buffer).build(ch);
+        } catch (Throwable t) {
+            closeAfterFailure(ch, t);
+            throw t;
+        }
+    }
+
+    /**
+     * Opens or creates {@code path} for writing text in {@code charset}. With no options, as
+     * {@link java.nio.file.Files#newBufferedWriter}: {@code CREATE}, {@code TRUNCATE_EXISTING}, {@code WRITE}.
+     * Unencodable chars become {@code '?'}.
+     *
+     * @throws IllegalArgumentException if {@code options} contains {@code READ}
+     * @throws IOException if the file cannot be opened or created
+     */
+    public static FastWriter newWriter(Path path, Charset charset, OpenOption... options) throws IOException {
+        Checks.notNull(path, "path");
+        Checks.notNull(charset, "charset");
+        Checks.notNull(options, "options");
+        Set<OpenOption> opts = new HashSet<>();
+        if (options.length == 0) {
+            opts.add(StandardOpenOption.CREATE);
+            opts.add(StandardOpenOption.TRUNCATE_EXISTING);
+        }
+        for (OpenOption o : options) {
+            Checks.notNull(o, "option");
+            Checks.argument(o != StandardOpenOption.READ, "READ not allowed");
+            opts.add(o);
+        }
+        opts.add(StandardOpenOption.WRITE);
+        return FastWriter.of(FileChannel.open(path, opts), charset);
+    }
+
+    /**
+     * The lines of {@code path} as a lazily read stream (rules of {@link java.io.BufferedReader#readLine()}). Close
+     * the stream to close the file; read errors are thrown as {@link UncheckedIOException}.
+     *
+     * @throws IOException if the file cannot be opened
+     */
+    public static Stream<String> lines(Path path, Charset charset) throws IOException {
+        return newReader(path, charset).lines();
+    }
+
+    /**
+     * Hands every line of {@code path} to {@code action} as a reused {@link CharSequence} (see
+     * {@link FastReader#forEachLine}), then closes the file.
+     *
+     * @return the number of lines
+     * @throws IOException if the file cannot be opened or read
+     */
+    public static long forEachLine(Path path, Charset charset, Consumer<? super CharSequence> action)
+            throws IOException {
+        Checks.notNull(action, "action");
+        try (FastReader r = newReader(path, charset)) {
+            return r.forEachLine(action);
+        }
+    }
+
+    private static void closeAfterFailure(FileChannel ch, Throwable failure) {
+        try {
+            ch.close();
+        } catch (Throwable t) {
+            failure.addSuppressed(t);
+        }
+    }
+}
