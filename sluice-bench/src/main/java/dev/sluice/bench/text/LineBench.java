@@ -1,5 +1,7 @@
 package dev.sluice.bench.text;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.text.FastReader;
 import dev.sluice.text.TextFiles;
 import java.io.BufferedReader;
@@ -63,25 +65,25 @@ public class LineBench {
 
     @Benchmark
     public long bufferedReaderReadLine(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return cpu.stop(sumLines(r::readLine));
+            return CpuClock.stop(cpu, sumLines(r::readLine));
         }
     }
 
     @Benchmark
     public long sluiceReadLine(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         try (FastReader r = TextFiles.newReader(file, StandardCharsets.UTF_8)) {
-            return cpu.stop(sumLines(r::readLine));
+            return CpuClock.stop(cpu, sumLines(r::readLine));
         }
     }
 
     @Benchmark
     public long sluiceForEachLine(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         long[] sum = {0};
         TextFiles.forEachLine(file, StandardCharsets.UTF_8, line -> sum[0] += fold(line));
-        return cpu.stop(sum[0]);
+        return CpuClock.stop(cpu, sum[0]);
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.bench.text;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.text.TextFiles;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -59,31 +61,31 @@ public class SmallFileReaderBench {
 
     @Benchmark
     public long inputStreamReaderFileInputStream(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(new InputStreamReader(new FileInputStream(file.toFile()), cs)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new InputStreamReader(new FileInputStream(file.toFile()), cs)));
     }
 
     @Benchmark
     public long inputStreamReaderFilesNewInputStream(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(new InputStreamReader(Files.newInputStream(file), cs)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new InputStreamReader(Files.newInputStream(file), cs)));
     }
 
     @Benchmark
     public long filesNewBufferedReader(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(Files.newBufferedReader(file, cs)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(Files.newBufferedReader(file, cs)));
     }
 
     @Benchmark
     public long channelsNewReader(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(Channels.newReader(FileChannel.open(file), cs)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(Channels.newReader(FileChannel.open(file), cs)));
     }
 
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(TextFiles.newReader(file, cs)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(TextFiles.newReader(file, cs)));
     }
 }

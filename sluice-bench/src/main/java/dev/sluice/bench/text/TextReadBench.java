@@ -1,5 +1,7 @@
 package dev.sluice.bench.text;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.text.TextFiles;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -54,25 +56,25 @@ public class TextReadBench {
 
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(TextFiles.newReader(file, UTF8)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(TextFiles.newReader(file, UTF8)));
     }
 
     @Benchmark
     public long channelsNewReader(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(Channels.newReader(FileChannel.open(file), UTF8)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(Channels.newReader(FileChannel.open(file), UTF8)));
     }
 
     @Benchmark
     public long filesNewBufferedReader(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(Files.newBufferedReader(file, UTF8)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(Files.newBufferedReader(file, UTF8)));
     }
 
     @Benchmark
     public long inputStreamReader(CpuTime cpu) throws IOException {
-        cpu.start();
-        return cpu.stop(drain(new InputStreamReader(new FileInputStream(file.toFile()), UTF8)));
+        CpuClock.start(cpu);
+        return CpuClock.stop(cpu, drain(new InputStreamReader(new FileInputStream(file.toFile()), UTF8)));
     }
 }

@@ -1,5 +1,7 @@
 package dev.sluice.bench.text;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.text.FastWriter;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -72,22 +74,22 @@ public class TextWriteBench {
 
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         CountingSink sink = new CountingSink();
-        return cpu.stop(writeAll(FastWriter.of(sink, StandardCharsets.UTF_8), sink));
+        return CpuClock.stop(cpu, writeAll(FastWriter.of(sink, StandardCharsets.UTF_8), sink));
     }
 
     @Benchmark
     public long bufferedWriter(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         CountingSink sink = new CountingSink();
-        return cpu.stop(writeAll(new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8)), sink));
+        return CpuClock.stop(cpu, writeAll(new BufferedWriter(new OutputStreamWriter(sink, StandardCharsets.UTF_8)), sink));
     }
 
     @Benchmark
     public long outputStreamWriter(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.start(cpu);
         CountingSink sink = new CountingSink();
-        return cpu.stop(writeAll(new OutputStreamWriter(sink, StandardCharsets.UTF_8), sink));
+        return CpuClock.stop(cpu, writeAll(new OutputStreamWriter(sink, StandardCharsets.UTF_8), sink));
     }
 }
