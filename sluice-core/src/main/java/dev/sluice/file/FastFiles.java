@@ -56,7 +56,7 @@ public final class FastFiles {
     public static FastBufferedInputStream newInputStream(Path path, OpenOption... options) throws IOException {
         FileChannel ch = openForReading(path, options);
         try {
-            return new FastBufferedInputStream(new ChannelInputStream(ch), bufferSizeFor(ch.size()));
+            return new FastBufferedInputStream(new ChannelInputStream(ch));
         } catch (Throwable t) {
             closeAfterFailure(ch, t);
             throw t;
@@ -275,16 +275,6 @@ public final class FastFiles {
         }
         opts.add(StandardOpenOption.WRITE);
         return FileChannel.open(path, opts);
-    }
-
-    /** The read buffer for a file of {@code size} bytes: the default, or less for small files (never under 8 KiB). */
-    static int bufferSizeFor(long size) {
-        int max = FastBufferedInputStream.DEFAULT_BUFFER_SIZE;
-        if (size >= max) {
-            return max;
-        }
-        // The file may grow while it is read; any size stays correct, a small buffer just costs more calls then.
-        return (int) Math.min(max, Math.max(8192, size + 1));
     }
 
     private static void closeAfterFailure(FileChannel ch, Throwable failure) {

@@ -84,6 +84,9 @@ public final class FastBufferedInputStream extends InputStream {
     /** The buffer's size once allocated: the constructor's, or more after a mark made it grow. */
     private int capacity;
 
+    /** True when no size was given: then the buffer is never made larger than the file it reads. */
+    private final boolean fitToFile;
+
     /** Index of the next byte to read; always in the range 0 through {@code count}. */
     private int pos;
 
@@ -96,9 +99,15 @@ public final class FastBufferedInputStream extends InputStream {
     /** The readlimit of the last {@link #mark(int)}. */
     private int marklimit;
 
-    /** Creates a stream over {@code in} with a buffer of {@link #DEFAULT_BUFFER_SIZE} bytes. */
+    /**
+     * Creates a stream over {@code in} with a buffer of {@link #DEFAULT_BUFFER_SIZE} bytes, or less when {@code in}
+     * reads a regular file smaller than that (a {@link java.io.FileInputStream} or a
+     * {@link dev.sluice.file.FastFiles} stream): allocating 64 KiB to read 16 bytes would cost more than the read.
+     *
+     * @throws NullPointerException if {@code in} is null
+     */
     public FastBufferedInputStream(InputStream in) {
-        this(in, DEFAULT_BUFFER_SIZE);
+        this(in, DEFAULT_BUFFER_SIZE, true);
     }
 
     /**
@@ -108,6 +117,11 @@ public final class FastBufferedInputStream extends InputStream {
      * @throws IllegalArgumentException if {@code bufferSize <= 0}
      */
     public FastBufferedInputStream(InputStream in, int bufferSize) {
+        this(in, bufferSize, false);
+    }
+
+    private FastBufferedInputStream(InputStream in, int bufferSize, boolean fitToFile) {
+        this.fitToFile = fitToFile;
         this.in = Checks.notNull(in, "in");
         this.capacity = Checks.positive(bufferSize, "bufferSize");
         // Allocated at the first refill, not here: opening a small file and reading it with one large read (the
@@ -137,6 +151,10 @@ public final class FastBufferedInputStream extends InputStream {
         InputStream src = source();
         byte[] buffer = buf;
         if (buffer.length == 0) {
+            if (fitToFile) {
+                // Asked here, not at construction: a stream read only in large pieces never pays the fstat.
+                capacity = FileBacked.bufferSizeFor(src, capacity);
+            }
             buffer = new byte[capacity];
             buf = buffer;
         }

@@ -61,4 +61,22 @@ final class FileBacked {
         }
         return Transfers.transferToEnd(src, dst);
     }
+
+    /**
+     * The buffer size for reading {@code in}: {@code max}, or the file's size (at least 8 KiB) when {@code in} reads a
+     * regular file smaller than {@code max}. Any size stays correct if the file grows; a small buffer only costs more
+     * calls then. A size the kernel does not know (0 for pipes and procfs) keeps {@code max}.
+     */
+    static int bufferSizeFor(InputStream in, int max) {
+        FileChannel ch = channelOf(in);
+        if (ch == null) {
+            return max;
+        }
+        try {
+            long size = ch.size();
+            return size <= 0 || size >= max ? max : (int) Math.max(8192, Math.min(max, size + 1));
+        } catch (IOException e) {
+            return max; // the read that follows reports the problem, with its own exception
+        }
+    }
 }

@@ -80,12 +80,28 @@ class FastFilesTest {
     }
 
     @Test
-    void smallFilesGetSmallBuffers() throws IOException {
+    void smallFilesGetSmallBuffersWhenTheyFirstNeedOne() throws IOException {
         try (FastBufferedInputStream in = FastFiles.newInputStream(fileOf(new byte[16]))) {
+            in.read();
             assertEquals(8192, in.bufferSize());
         }
+        try (FastBufferedInputStream in = FastFiles.newInputStream(fileOf(new byte[20_000]))) {
+            in.read();
+            assertEquals(20_001, in.bufferSize());
+        }
         try (FastBufferedInputStream in = FastFiles.newInputStream(fileOf(new byte[1 << 20]))) {
+            in.read();
             assertEquals(FastBufferedInputStream.DEFAULT_BUFFER_SIZE, in.bufferSize());
+        }
+        // Also for a FileInputStream; an explicit size is always kept.
+        Path small = fileOf(new byte[100]);
+        try (FastBufferedInputStream in = new FastBufferedInputStream(new java.io.FileInputStream(small.toFile()))) {
+            in.read();
+            assertEquals(8192, in.bufferSize());
+        }
+        try (FastBufferedInputStream in = new FastBufferedInputStream(new java.io.FileInputStream(small.toFile()), 65536)) {
+            in.read();
+            assertEquals(65536, in.bufferSize());
         }
     }
 
