@@ -45,7 +45,6 @@ final class E4Readers extends Experiment {
         c.add(new Case(ISR, p, n, () -> Loops.sumChars(new InputStreamReader(new FileInputStream(f.toFile()), cs))));
         c.add(new Case(NEW_BUFFERED, p, n, () -> Loops.sumChars(Files.newBufferedReader(f, cs))));
         c.add(new Case(CHANNELS, p, n, () -> Loops.sumChars(Channels.newReader(FileChannel.open(f), cs))));
-        // Sluice's reader lands with the text branch; then this one line:
-        // c.add(new Case("Sluice FastFiles.newReader", p, n, () -> Loops.sumChars(dev.sluice.file.FastFiles.newReader(f, cs))));
+        c.add(new Case("Sluice FastFiles.newReader", p, n, () -> Loops.sumChars(dev.sluice.file.FastFiles.newReader(f, cs))));
     }
 }

@@ -68,13 +68,16 @@ final class E7CopyCompare extends Experiment {
                 return i.transferTo(o);
             }
         }));
-        // Sluice's copy and compare land with the copy branch; then one line each:
-        // c.add(new Case("Sluice FastFiles.copy", COPY, n, () -> {
-        //     FastFiles.copy(src, dst, StandardCopyOption.REPLACE_EXISTING); return Files.size(dst); }));
-        // c.add(new Case("Sluice Streams.copy", COPY, n, () -> {
-        //     try (InputStream i = in(src); OutputStream o = out(dst)) { return dev.sluice.io.Streams.copy(i, o); } }));
-        // and, in the contentEquals group below:
-        // c.add(new Case("Sluice FastFiles.mismatch", COMPARE, n, () -> FastFiles.mismatch(src, twin) == -1 ? 1 : 0));
+        c.add(new Case("Sluice FastFiles.copy", COPY, n, () -> {
+            FastFiles.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+            return Files.size(dst);
+        }));
+        c.add(new Case("Sluice Streams.copy", COPY, n, () -> {
+            try (InputStream i = in(src); OutputStream o = out(dst)) {
+                return dev.sluice.io.Streams.copy(i, o);
+            }
+        }));
+        c.add(new Case("Sluice FastFiles.mismatch", COMPARE, n, () -> FastFiles.mismatch(src, twin) == -1 ? 1 : 0));
         c.add(new Case(LOOP_4K, COMPARE, n, () -> Loops.equalsLoop(in(src), in(twin), 4096)));
         c.add(new Case(LOOP_8K, COMPARE, n, () -> Loops.equalsLoop(in(src), in(twin), 8192)));
         c.add(new Case(LOOP_64K, COMPARE, n, () -> Loops.equalsLoop(in(src), in(twin), 65536)));
