@@ -2,4 +2,5 @@
  * Sluice: fast file and stream I/O whose defaults were chosen by benchmark.
  */
 module dev.sluice {
+    exports dev.sluice.gzip;
 }
