@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
-        subcommands = {InfoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {InfoCommand.class, GzipCommand.class, GunzipCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */
