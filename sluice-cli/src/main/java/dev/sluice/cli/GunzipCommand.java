@@ -5,13 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice gunzip [-c] [-k] [-f] [-t] [FILE...]}: gzip -d's options, messages and exit codes on
@@ -23,20 +20,11 @@ import picocli.CommandLine.Parameters;
             "Exit status: 0 ok, 1 error, 2 warning (as gzip)."})
 final class GunzipCommand implements Callable<Integer> {
 
-    @Option(names = {"-c", "--stdout"}, description = "Write to standard output; keep the input files.")
-    boolean toStdout;
-
-    @Option(names = {"-k", "--keep"}, description = "Keep (do not delete) input files.")
-    boolean keep;
-
-    @Option(names = {"-f", "--force"}, description = "Overwrite existing output files.")
-    boolean force;
+    @CommandLine.Mixin
+    GzipOptions options = new GzipOptions();
 
     @Option(names = {"-t", "--test"}, description = "Test the files' integrity; write nothing.")
     boolean test;
-
-    @Parameters(paramLabel = "FILE", description = "Files to decompress (.gz, .tgz); none or '-' means stdin.")
-    List<String> files = new ArrayList<>();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -46,11 +34,8 @@ final class GunzipCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
-        if (files.isEmpty()) {
-            files.add("-");
-        }
         GzipFiles.Transform decompress = test ? GunzipCommand::check : GunzipCommand::decompress;
-        for (String name : files) {
+        for (String name : options.filesOrStdin()) {
             if (name.equals("-")) {
                 io.standardStreams(decompress);
                 continue;
@@ -59,7 +44,7 @@ final class GunzipCommand implements Callable<Integer> {
             if (!io.checkInput(file)) {
                 continue;
             }
-            if (test || toStdout) {
+            if (test || options.toStdout) {
                 io.toStdout(file, decompress);
                 continue;
             }
@@ -70,7 +55,7 @@ final class GunzipCommand implements Callable<Integer> {
                 io.warning(file + ": unknown suffix -- ignored");
                 continue;
             }
-            io.toFile(file, Path.of(target), force, keep, decompress);
+            io.toFile(file, Path.of(target), options.force, options.keep, decompress);
         }
         return io.exit();
     }

@@ -9,13 +9,10 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code sluice gzip [-1..-9] [-p N] [-c] [-k] [-f] [FILE...]}: gzip's options, messages and exit codes, compressing
@@ -42,17 +39,8 @@ final class GzipCommand implements Callable<Integer> {
             description = "Compress on N threads (default: available processors).")
     int threads = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = {"-c", "--stdout"}, description = "Write to standard output; keep the input files.")
-    boolean toStdout;
-
-    @Option(names = {"-k", "--keep"}, description = "Keep (do not delete) input files.")
-    boolean keep;
-
-    @Option(names = {"-f", "--force"}, description = "Overwrite existing output files; write to a terminal.")
-    boolean force;
-
-    @Parameters(paramLabel = "FILE", description = "Files to compress; none or '-' means standard input.")
-    List<String> files = new ArrayList<>();
+    @CommandLine.Mixin
+    GzipOptions options = new GzipOptions();
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -65,12 +53,9 @@ final class GzipCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-p must be at least 1: " + threads);
         }
         GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
-        if (files.isEmpty()) {
-            files.add("-");
-        }
-        for (String name : files) {
+        for (String name : options.filesOrStdin()) {
             if (name.equals("-")) {
-                if (!force && GzipFiles.Terminals.interactive()) {
+                if (!options.force && GzipFiles.Terminals.interactive()) {
                     io.error("compressed data not written to a terminal. Use -f to force compression.");
                     continue;
                 }
@@ -81,7 +66,7 @@ final class GzipCommand implements Callable<Integer> {
             if (!io.checkInput(file)) {
                 continue;
             }
-            if (name.endsWith(".gz") && !toStdout) {
+            if (name.endsWith(".gz") && !options.toStdout) {
                 io.note(file + " already has .gz suffix -- unchanged");
                 continue;
             }
@@ -92,10 +77,11 @@ final class GzipCommand implements Callable<Integer> {
                 io.error(file + ": " + Main.describe(e));
                 continue;
             }
-            if (toStdout) {
+            if (options.toStdout) {
                 io.toStdout(file, (in, out) -> compress(in, out, header));
             } else {
-                io.toFile(file, Path.of(name + ".gz"), force, keep, (in, out) -> compress(in, out, header));
+                io.toFile(file, Path.of(name + ".gz"), options.force, options.keep,
+                        (in, out) -> compress(in, out, header));
             }
         }
         return io.exit();
