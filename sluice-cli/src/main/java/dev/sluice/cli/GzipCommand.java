@@ -53,12 +53,14 @@ final class GzipCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "-p must be at least 1: " + threads);
         }
         GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
+        // As gzip: compressed bytes on a terminal help nobody (this.io is only set by tests, never a terminal).
+        boolean refuseTerminal = !options.force && this.io == null && GzipFiles.Terminals.interactive();
         for (String name : options.filesOrStdin()) {
+            if ((name.equals("-") || options.toStdout) && refuseTerminal) {
+                io.error("compressed data not written to a terminal. Use -f to force compression.");
+                continue;
+            }
             if (name.equals("-")) {
-                if (!options.force && GzipFiles.Terminals.interactive()) {
-                    io.error("compressed data not written to a terminal. Use -f to force compression.");
-                    continue;
-                }
                 io.standardStreams((in, out) -> compress(in, out, GzipHeader.minimal()));
                 continue;
             }
