@@ -2,5 +2,7 @@
  * Sluice: fast file and stream I/O whose defaults were chosen by benchmark.
  */
 module dev.sluice {
+    exports dev.sluice.io;
+    exports dev.sluice.file;
     exports dev.sluice.gzip;
 }

@@ -1,0 +1,16 @@
+package dev.sluice.internal;
+
+import java.nio.channels.FileChannel;
+
+/**
+ * Implemented by Sluice's own unbuffered streams over a {@link FileChannel}, so that copies between file-backed
+ * streams can move bytes inside the kernel ({@code copy_file_range}, {@code sendfile}) instead of through the heap.
+ * Only package-private classes implement it, so the method never becomes public API.
+ */
+public interface ChannelBacked {
+    /**
+     * The channel this stream reads or writes; its {@linkplain FileChannel#position() position} is the stream's
+     * position, and the stream holds no buffered bytes of its own.
+     */
+    FileChannel channel();
+}
