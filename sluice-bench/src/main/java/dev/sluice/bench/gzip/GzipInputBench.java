@@ -67,38 +67,68 @@ public class GzipInputBench {
 
     /** As commonly written: a BufferedInputStream under GZIPInputStream's default 512-byte buffer. */
     @Benchmark
-    public long jdkBuffered() throws IOException {
-        return drain(new GZIPInputStream(new BufferedInputStream(new FileInputStream(gz.toFile()))));
+    public long jdkBuffered(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            return drain(new GZIPInputStream(new BufferedInputStream(new FileInputStream(gz.toFile()))));
+        } finally {
+            cpu.stop();
+        }
     }
 
     /** As the folklore advises: GZIPInputStream with a 64 KiB buffer straight on the file. */
     @Benchmark
-    public long jdk64k() throws IOException {
-        return drain(new GZIPInputStream(new FileInputStream(gz.toFile()), 64 * 1024));
+    public long jdk64k(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            return drain(new GZIPInputStream(new FileInputStream(gz.toFile()), 64 * 1024));
+        } finally {
+            cpu.stop();
+        }
     }
 
     /** Sluice with its default buffer. */
     @Benchmark
-    public long sluice() throws IOException {
-        return drain(new GzipInputStream(new FileInputStream(gz.toFile())));
+    public long sluice(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            return drain(new GzipInputStream(new FileInputStream(gz.toFile())));
+        } finally {
+            cpu.stop();
+        }
     }
 
     /** Sluice with {@link #bufferSize}: run with -p bufferSize=512,4096,16384,65536,262144,1048576. */
     @Benchmark
-    public long bufferSweep() throws IOException {
-        return drain(GzipInputStream.builder().bufferSize(bufferSize).build(new FileInputStream(gz.toFile())));
+    public long bufferSweep(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            return drain(GzipInputStream.builder().bufferSize(bufferSize).build(new FileInputStream(gz.toFile())));
+        } finally {
+            cpu.stop();
+        }
     }
 
     /** The ceiling: a raw Inflater on heap input read through a FileChannel, no CRC (header skipped by hand). */
     @Benchmark
-    public long rawInflaterHeap() throws IOException, DataFormatException {
-        return rawInflate(ByteBuffer.allocate(bufferSize));
+    public long rawInflaterHeap(CpuTime cpu) throws IOException, DataFormatException {
+        cpu.start();
+        try {
+            return rawInflate(ByteBuffer.allocate(bufferSize));
+        } finally {
+            cpu.stop();
+        }
     }
 
     /** As {@link #rawInflaterHeap} with a direct input buffer: setInput(ByteBuffer) without a copy to the heap. */
     @Benchmark
-    public long rawInflaterDirect() throws IOException, DataFormatException {
-        return rawInflate(ByteBuffer.allocateDirect(bufferSize));
+    public long rawInflaterDirect(CpuTime cpu) throws IOException, DataFormatException {
+        cpu.start();
+        try {
+            return rawInflate(ByteBuffer.allocateDirect(bufferSize));
+        } finally {
+            cpu.stop();
+        }
     }
 
     private long rawInflate(ByteBuffer in) throws IOException, DataFormatException {

@@ -78,20 +78,35 @@ public class ParallelGzipBench {
     }
 
     @Benchmark
-    public long jdkGZIPOutputStream() throws IOException {
-        CountingSink sink = new CountingSink();
-        return write(new GZIPOutputStream(sink, 65536), sink);
+    public long jdkGZIPOutputStream(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            CountingSink sink = new CountingSink();
+            return write(new GZIPOutputStream(sink, 65536), sink);
+        } finally {
+            cpu.stop();
+        }
     }
 
     @Benchmark
-    public long sluiceGzipOutputStream() throws IOException {
-        CountingSink sink = new CountingSink();
-        return write(new GzipOutputStream(sink), sink);
+    public long sluiceGzipOutputStream(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            CountingSink sink = new CountingSink();
+            return write(new GzipOutputStream(sink), sink);
+        } finally {
+            cpu.stop();
+        }
     }
 
     @Benchmark
-    public long sluiceParallel() throws IOException {
-        CountingSink sink = new CountingSink();
-        return write(ParallelGzipOutputStream.builder().threads(threads).blockSize(blockSize).build(sink), sink);
+    public long sluiceParallel(CpuTime cpu) throws IOException {
+        cpu.start();
+        try {
+            CountingSink sink = new CountingSink();
+            return write(ParallelGzipOutputStream.builder().threads(threads).blockSize(blockSize).build(sink), sink);
+        } finally {
+            cpu.stop();
+        }
     }
 }
