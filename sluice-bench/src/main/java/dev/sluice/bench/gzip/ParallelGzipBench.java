@@ -38,7 +38,7 @@ public class ParallelGzipBench {
     @Param({"2"})
     public int threads;
 
-    @Param({"131072"})
+    @Param({"1048576"})
     public int blockSize;
 
     private byte[] data;
