@@ -34,8 +34,8 @@ public final class GzipInputStream extends InputStream {
 
     /**
      * Input buffer size: 64 KiB, overridable with {@code -Dsluice.gzip.inputBufferSize=}. Chosen by
-     * {@code GzipInputBench.bufferSweep} (docs/benchmarks/gzip.md): JDK 17 on the JDK-source tar gains ~20% going from
-     * 512 B to 64 KiB and nothing measurable beyond it.
+     * {@code GzipInputBench.bufferSweep} (docs/benchmarks/gzip.md): on JDK 17 and the JDK-source tar it used 9% less
+     * CPU than 512 B and 4% less than 8 KiB; 1 MiB was within noise of it.
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.gzip.inputBufferSize", 64 * 1024);
 

@@ -31,8 +31,9 @@ public final class GzipOutputStream extends OutputStream {
 
     /**
      * Buffer size for gathered input and for compressed output: 64 KiB, overridable with
-     * {@code -Dsluice.gzip.outputBufferSize=}. Deflate at level 6 runs at tens of MB/s, so the buffer only has to make
-     * JNI and write calls rare; 64 KiB matches the input side (docs/benchmarks/gzip.md).
+     * {@code -Dsluice.gzip.outputBufferSize=}. Not separately swept: deflate at level 6 runs at tens of MB/s, so the
+     * buffer only has to make JNI and write calls rare, and with it GzipOutputStream used no more CPU than
+     * GZIPOutputStream in {@code ParallelGzipBench} (1634 vs 1648 ms per 64 MiB, docs/benchmarks/gzip.md).
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.gzip.outputBufferSize", 64 * 1024);
 
