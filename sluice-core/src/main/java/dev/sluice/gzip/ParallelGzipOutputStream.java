@@ -64,6 +64,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
     private final int level;
     private final int blockSize;
     private final int maxInFlight;
+    private final boolean independent;
     private final ThreadPoolExecutor pool;
     private final IntFunction<DeflateEngine> engineFactory;
     /** Idle compressors; guarded by itself. At most one per worker thread is ever created. */
@@ -98,6 +99,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         this.level = b.level;
         this.blockSize = b.blockSize;
         this.maxInFlight = 2 * b.threads;
+        this.independent = b.independent;
         int strategy = b.strategy;
         this.engineFactory = engineFactory != null ? engineFactory : i -> DeflateEngine.create(level, strategy);
         int poolNumber = POOL_NUMBER.incrementAndGet();
@@ -252,7 +254,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         writeCompleted(maxInFlight - 1);
         byte[] input = block;
         int len = blockLen;
-        int dict = dictLen;
+        int dict = independent ? 0 : dictLen;
         inFlight.add(pool.submit(() -> compress(input, dict, len, last)));
         if (last) {
             block = null;
@@ -376,6 +378,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         private GzipHeader header = GzipHeader.minimal();
         private int threads = Runtime.getRuntime().availableProcessors();
         private int blockSize = DEFAULT_BLOCK_SIZE;
+        private boolean independent;
 
         private Builder() {}
 
@@ -408,6 +411,16 @@ public final class ParallelGzipOutputStream extends OutputStream {
         public Builder blockSize(int bytes) {
             Checks.argument(bytes >= 4096 && bytes <= 64 << 20, "blockSize outside 4096..67108864: %s", bytes);
             this.blockSize = bytes;
+            return this;
+        }
+
+        /**
+         * If true, blocks get no dictionary (pigz's {@code --independent}): each block boundary is a point where
+         * decoding can restart with an empty history, useful for recovering damaged files, at some cost in size
+         * (measure it on your data). Default false.
+         */
+        public Builder independentBlocks(boolean independent) {
+            this.independent = independent;
             return this;
         }
 

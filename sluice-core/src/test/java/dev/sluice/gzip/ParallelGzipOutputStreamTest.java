@@ -85,6 +85,16 @@ class ParallelGzipOutputStreamTest {
     }
 
     @Test
+    void independentBlocksRoundTripAndCostSomeSize() throws IOException {
+        byte[] data = TestData.text(new Random(11), 1 << 20);
+        ParallelGzipOutputStream.Builder b = ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK);
+        byte[] primed = compress(b, data, new Random(12));
+        byte[] independent = compress(b.independentBlocks(true), data, new Random(12));
+        assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(independent))));
+        assertTrue(independent.length > primed.length, independent.length + " vs " + primed.length);
+    }
+
+    @Test
     void flushMakesEverythingSoFarDecodable() throws IOException {
         byte[] data = TestData.text(new Random(9), 50_000);
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
