@@ -134,10 +134,13 @@ public final class GzipInputStream extends InputStream {
         }
     }
 
-    /** Skips by decoding (every skipped byte is still checked); returns the number skipped. */
+    /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
     @Override
     public long skip(long n) throws IOException {
         ensureOpen();
+        if (n <= 0) {
+            return 0;
+        }
         long left = n;
         byte[] s = scratch(8192);
         while (left > 0) {
@@ -147,7 +150,7 @@ public final class GzipInputStream extends InputStream {
             }
             left -= r;
         }
-        return n - Math.max(left, 0);
+        return n - left;
     }
 
     /** Returns 0: how much a deflate stream will yield is unknown until it is decoded. */
