@@ -34,7 +34,9 @@ import java.util.zip.Deflater;
  * is bounded by about {@code 2 x threads x (blockSize + 32 KiB)} plus their compressed output. Workers are daemon
  * threads of a pool owned by this stream; {@link #close()} shuts the pool down, and idle workers also end on their
  * own after a second, so an abandoned stream leaks no threads. A worker's failure surfaces as an {@link IOException}
- * on the caller's next write, flush or close. Close never waits for more than the blocks already in flight.
+ * on the caller's next write, flush or close. Close never waits for more than the blocks already in flight. If the
+ * caller's thread is interrupted while it waits for a block, it gets an {@link InterruptedIOException} and the stream
+ * is failed (every later call throws; close still cleans up).
  *
  * <ul>
  *   <li><b>Buffered:</b> yes, by whole blocks. <b>flush():</b> compresses the partial block with a SYNC_FLUSH, waits
@@ -281,7 +283,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
                 c = inFlight.peek().get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted waiting for a gzip block");
+                // The member is now incomplete at an unknown block: the stream cannot go on.
+                throw fail(new InterruptedIOException("interrupted waiting for a gzip block"));
             } catch (ExecutionException e) {
                 throw fail(new IOException("a parallel gzip worker failed: " + e.getCause(), e.getCause()));
             }

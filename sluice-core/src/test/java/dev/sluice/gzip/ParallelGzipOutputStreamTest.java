@@ -256,6 +256,29 @@ class ParallelGzipOutputStreamTest {
     }
 
     @Test
+    void interruptWhileWaitingFailsTheStreamAndCloseStillCleansUp() throws Exception {
+        Engines engines = new Engines();
+        engines.gate = new CountDownLatch(1);
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(1).blockSize(BLOCK), new ByteArrayOutputStream(), engines);
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(java.io.InterruptedIOException.class, () -> {
+                for (int i = 0; i < 10; i++) {
+                    out.write(new byte[BLOCK]);
+                }
+            });
+        } finally {
+            assertTrue(Thread.interrupted(), "interrupt status kept");
+        }
+        assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().contains("failed earlier"));
+        engines.gate.countDown();
+        assertThrows(IOException.class, out::close);
+        awaitNoWorkers();
+        assertEquals(engines.made.get(), engines.ended.get());
+    }
+
+    @Test
     void sinkFailureSurfacesAndCloseEndsEngines() throws Exception {
         Engines engines = new Engines();
         OutputStream failing = new OutputStream() {
