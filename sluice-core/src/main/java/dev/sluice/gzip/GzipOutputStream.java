@@ -107,12 +107,14 @@ public final class GzipOutputStream extends OutputStream {
 
     /**
      * Compresses what was written so far with a SYNC_FLUSH (unless disabled in the builder), so that a reader can
-     * decode all of it, then flushes the underlying stream.
+     * decode all of it, then flushes the underlying stream. After {@link #finish()} it only flushes the latter.
      */
     @Override
     public void flush() throws IOException {
-        ensureWritable();
-        if (syncFlush) {
+        if (closed) {
+            throw Checks.streamClosed();
+        }
+        if (syncFlush && !finished) {
             drainInput();
             writeHeaderOnce();
             int n;

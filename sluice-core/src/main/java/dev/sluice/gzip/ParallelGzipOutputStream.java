@@ -150,15 +150,21 @@ public final class ParallelGzipOutputStream extends OutputStream {
 
     /**
      * Compresses the partial block with a SYNC_FLUSH, writes every block in flight and flushes the underlying
-     * stream, so that a reader can decode all data written so far. Costs ratio when called often.
+     * stream, so that a reader can decode all data written so far. Costs ratio when called often. After
+     * {@link #finish()} it only flushes the underlying stream.
      */
     @Override
     public void flush() throws IOException {
-        ensureWritable();
-        if (blockLen > 0) {
-            submit(false);
+        if (closed) {
+            throw Checks.streamClosed();
         }
-        writeCompleted(0);
+        checkFailure();
+        if (!finished) {
+            if (blockLen > 0) {
+                submit(false);
+            }
+            writeCompleted(0);
+        }
         out.flush();
     }
 

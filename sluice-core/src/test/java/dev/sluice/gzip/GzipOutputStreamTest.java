@@ -150,6 +150,7 @@ class GzipOutputStreamTest {
         out.finish();
         out.finish();
         assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().startsWith("write beyond end"));
+        out.flush(); // allowed after finish: flushes the sink only
         out.close();
         out.close();
         assertEquals("Stream closed", assertThrows(IOException.class, () -> out.write(1)).getMessage());

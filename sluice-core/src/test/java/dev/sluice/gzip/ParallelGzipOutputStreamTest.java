@@ -323,6 +323,7 @@ class ParallelGzipOutputStreamTest {
         assertThrows(IndexOutOfBoundsException.class, () -> out.write(new byte[2], 1, 2));
         out.finish();
         assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().startsWith("write beyond end"));
+        out.flush(); // allowed after finish: flushes the sink only
         out.close();
         out.close();
         assertEquals("Stream closed", assertThrows(IOException.class, () -> out.write(1)).getMessage());
