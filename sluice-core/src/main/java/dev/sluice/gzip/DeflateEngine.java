@@ -21,9 +21,6 @@ interface DeflateEngine {
     /** Primes the history with {@code b[off..off+len)} (at most the last 32 KiB count); call right after reset. */
     void setDictionary(byte[] b, int off, int len);
 
-    /** Sets the level (0..9) and strategy ({@link java.util.zip.Deflater} constants) for the data that follows. */
-    void setLevelAndStrategy(int level, int strategy);
-
     /** Compresses into {@code b[off..off+len)} with the given flush mode and returns the number of bytes written. */
     int deflate(byte[] b, int off, int len, int flush);
 

@@ -22,12 +22,6 @@ final class JdkDeflateEngine implements DeflateEngine {
     }
 
     @Override
-    public void setLevelAndStrategy(int level, int strategy) {
-        deflater.setLevel(level);
-        deflater.setStrategy(strategy);
-    }
-
-    @Override
     public int deflate(byte[] b, int off, int len, int flush) {
         return deflater.deflate(b, off, len, flush);
     }

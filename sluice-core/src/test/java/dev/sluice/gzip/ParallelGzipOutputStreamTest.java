@@ -150,11 +150,6 @@ class ParallelGzipOutputStreamTest {
                 }
 
                 @Override
-                public void setLevelAndStrategy(int level, int strategy) {
-                    real.setLevelAndStrategy(level, strategy);
-                }
-
-                @Override
                 public int deflate(byte[] b, int off, int len, int flush) {
                     return real.deflate(b, off, len, flush);
                 }
