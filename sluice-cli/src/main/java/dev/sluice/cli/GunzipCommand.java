@@ -41,7 +41,7 @@ final class GunzipCommand implements Callable<Integer> {
                 continue;
             }
             Path file = Path.of(name);
-            if (!io.checkInput(file)) {
+            if (!io.checkInput(file, options.force)) {
                 continue;
             }
             if (test || options.toStdout) {

@@ -65,7 +65,7 @@ final class GzipCommand implements Callable<Integer> {
                 continue;
             }
             Path file = Path.of(name);
-            if (!io.checkInput(file)) {
+            if (!io.checkInput(file, options.force)) {
                 continue;
             }
             if (name.endsWith(".gz") && !options.toStdout) {

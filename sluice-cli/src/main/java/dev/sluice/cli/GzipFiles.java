@@ -86,8 +86,15 @@ final class GzipFiles {
         err.println("sluice: " + message);
     }
 
-    /** True if {@code file} is a regular file to work on; otherwise reports why not, in gzip's words. */
-    boolean checkInput(Path file) {
+    /**
+     * True if {@code file} is a regular file to work on; otherwise reports why not, in gzip's words. As gzip, a
+     * symbolic link is followed only with {@code force}: replacing a link by a compressed copy surprises people.
+     */
+    boolean checkInput(Path file, boolean force) {
+        if (!force && Files.isSymbolicLink(file)) {
+            error(file + ": Too many levels of symbolic links");
+            return false;
+        }
         if (Files.isDirectory(file)) {
             warning(file + " is a directory -- ignored");
             return false;

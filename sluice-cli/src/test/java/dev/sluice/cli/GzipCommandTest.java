@@ -149,6 +149,11 @@ class GzipCommandTest {
         assertEquals(2, run("gunzip", x.toString()));
         assertTrue(err.toString().contains("x: unknown suffix -- ignored"));
         assertEquals(2, run("gzip", "-p", "0", x.toString()));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), x);
+        assertEquals(1, run("gzip", link.toString()));
+        assertTrue(err.toString().contains("link: Too many levels of symbolic links"), err.toString());
+        assertEquals(0, run("gzip", "-f", link.toString()));
+        assertTrue(Files.exists(dir.resolve("link.gz")) && Files.exists(x));
     }
 
     @Test
