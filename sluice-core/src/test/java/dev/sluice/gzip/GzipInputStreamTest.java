@@ -208,6 +208,25 @@ class GzipInputStreamTest {
     }
 
     @Test
+    void outputLimitHoldsForSingleByteAndShortReads() throws IOException {
+        byte[] data = TestData.text(new Random(12), 10_000);
+        byte[] a = TestData.member(GzipHeader.minimal(), data, 6);
+        GzipInputStream in = GzipInputStream.builder().maxOutputBytes(100).build(new ByteArrayInputStream(a));
+        for (int i = 0; i < 100; i++) {
+            assertEquals(data[i] & 0xff, in.read());
+        }
+        assertTrue(in.available() > 0, "short reads are served from decoded output");
+        assertThrows(IOException.class, in::read);
+        GzipInputStream exact = GzipInputStream.builder().maxOutputBytes(10_000).build(new ByteArrayInputStream(a));
+        byte[] buf = new byte[777];
+        long total = 0;
+        for (int n; (n = exact.read(buf)) >= 0; ) {
+            total += n;
+        }
+        assertEquals(10_000, total);
+    }
+
+    @Test
     void badArgumentsAndClosedStream() throws IOException {
         assertThrows(NullPointerException.class, () -> new GzipInputStream(null));
         assertThrows(NullPointerException.class, () -> GzipInputStream.builder().build(null));
@@ -270,7 +289,8 @@ class GzipInputStreamTest {
             GzipInputStream in = GzipInputStream.builder().bufferSize(bufferSize)
                     .build(new TestData.RandomShortInputStream(new ByteArrayInputStream(gz.toByteArray()), seed + i));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buf = new byte[1 + r.nextInt(70_000)];
+            // Short reads go through the output buffer, reads of OUTPUT_CHUNK or more straight to the array.
+            byte[] buf = new byte[1 + r.nextInt(r.nextBoolean() ? 70_000 : 2 * GzipInputStream.OUTPUT_CHUNK)];
             for (int n; (n = in.read(buf, 0, 1 + r.nextInt(buf.length))) >= 0; ) {
                 out.write(buf, 0, n);
             }
