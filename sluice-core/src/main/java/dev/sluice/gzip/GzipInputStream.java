@@ -14,8 +14,10 @@ import java.util.zip.ZipException;
  * one stream as {@code gzip -d} does, and nothing after the last member passes silently.
  *
  * <ul>
- *   <li><b>Buffered:</b> yes; it reads its source in chunks of {@link #DEFAULT_BUFFER_SIZE} bytes, so do not put a
- *       {@code BufferedInputStream} under it. Large reads are decoded straight into the caller's array.</li>
+ *   <li><b>Buffered:</b> yes, on both sides: it reads its source in chunks of {@link #DEFAULT_BUFFER_SIZE} bytes
+ *       (so do not put a {@code BufferedInputStream} under it), serves reads shorter than 256 KiB from a 256 KiB
+ *       buffer of decoded bytes, and decodes longer reads straight into the caller's array. Large inflate calls
+ *       are what make it faster than {@link java.util.zip.GZIPInputStream} (docs/benchmarks/gzip.md).</li>
  *   <li><b>Headers:</b> FTEXT, FEXTRA, FNAME, FCOMMENT, MTIME, XFL and OS are exposed by {@link #header()} for the
  *       current member; FHCRC is verified when present.</li>
  *   <li><b>Bad input:</b> corrupt data (bad magic, method, reserved flags, header CRC, deflate data, CRC32, ISIZE) is a
@@ -45,7 +47,7 @@ public final class GzipInputStream extends InputStream {
      * {@code -Dsluice.gzip.outputChunk=}: zlib does per-call work (the slow path near the end of the output, copying
      * the output into its window), so large output slices are cheaper. {@code GzipInputBench} on JDK 17: a raw
      * Inflater used 20% less CPU writing 256 KiB per call than 8 KiB, and GzipInputStream read with 8 KiB arrays
-     * used 11% more CPU than with 256 KiB arrays before this buffer existed (docs/benchmarks/gzip.md).
+     * used 13% more CPU than with 256 KiB arrays before this buffer existed (docs/benchmarks/gzip.md).
      */
     static final int OUTPUT_CHUNK = Defaults.intProperty("sluice.gzip.outputChunk", 256 * 1024);
 
