@@ -4,5 +4,6 @@
 module dev.sluice {
     exports dev.sluice.io;
     exports dev.sluice.file;
+    exports dev.sluice.gzip;
     exports dev.sluice.text;
 }

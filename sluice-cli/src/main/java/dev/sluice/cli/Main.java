@@ -14,8 +14,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
-        subcommands = {InfoCommand.class, ReportCommand.class, TuneCommand.class, CpCommand.class, CmpCommand.class,
-            SumCommand.class, WcCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ReportCommand.class, TuneCommand.class, CpCommand.class, CmpCommand.class, SumCommand.class,
+            GzipCommand.class, GunzipCommand.class, WcCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */

@@ -42,9 +42,8 @@ final class E5Gzip extends Experiment {
                 new GZIPInputStream(new FileInputStream(gz.toFile()), 65536), 8192)));
         c.add(new Case("Okio GzipSource", STRATEGIES, n, () -> Loops.sumBytes(
                 okio.Okio.buffer(new okio.GzipSource(okio.Okio.source(gz))).inputStream(), 8192)));
-        // Sluice's GzipInputStream lands with the gzip branch; then this one line:
-        // c.add(new Case("Sluice GzipInputStream", STRATEGIES, n, () -> Loops.sumBytes(
-        //         new dev.sluice.gzip.GzipInputStream(new FileInputStream(gz.toFile())), 8192)));
+        c.add(new Case("Sluice GzipInputStream", STRATEGIES, n, () -> Loops.sumBytes(
+                new dev.sluice.gzip.GzipInputStream(new FileInputStream(gz.toFile())), 8192)));
         for (int size : sweep(corpus.scale())) {
             c.add(new Case(Loops.size(size) + " input buffer", SWEEP, n, () -> Loops.sumBytes(
                     new GZIPInputStream(new FileInputStream(gz.toFile()), size), 8192)));

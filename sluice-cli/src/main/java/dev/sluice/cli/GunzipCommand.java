@@ -1,0 +1,78 @@
+package dev.sluice.cli;
+
+import dev.sluice.gzip.GzipInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice gunzip [-c] [-k] [-f] [-t] [FILE...]}: gzip -d's options, messages and exit codes on
+ * {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning (exit 2) with
+ * the data kept, as gzip does; trailing zeros pass silently.
+ */
+@Command(name = "gunzip", mixinStandardHelpOptions = true,
+        description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
+            "Exit status: 0 ok, 1 error, 2 warning (as gzip)."})
+final class GunzipCommand implements Callable<Integer> {
+
+    @CommandLine.Mixin
+    GzipOptions options = new GzipOptions();
+
+    @Option(names = {"-t", "--test"}, description = "Test the files' integrity; write nothing.")
+    boolean test;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    GzipFiles io;
+
+    @Override
+    public Integer call() {
+        GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
+        GzipFiles.Transform decompress = test ? GunzipCommand::check : GunzipCommand::decompress;
+        for (String name : options.filesOrStdin()) {
+            if (name.equals("-")) {
+                io.standardStreams(decompress);
+                continue;
+            }
+            Path file = Path.of(name);
+            if (!io.checkInput(file, options.force)) {
+                continue;
+            }
+            if (test || options.toStdout) {
+                io.toStdout(file, decompress);
+                continue;
+            }
+            String target = name.endsWith(".gz") && name.length() > 3 ? name.substring(0, name.length() - 3)
+                    : name.endsWith(".tgz") && name.length() > 4 ? name.substring(0, name.length() - 4) + ".tar"
+                    : null;
+            if (target == null) {
+                io.warning(file + ": unknown suffix -- ignored");
+                continue;
+            }
+            io.toFile(file, Path.of(target), options.force, options.keep, decompress);
+        }
+        return io.exit();
+    }
+
+    private static boolean decompress(InputStream source, OutputStream out) throws IOException {
+        // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
+        try (GzipInputStream in = GzipInputStream.builder().ignoreTrailingGarbage(true)
+                .build(GzipFiles.uncloseable(source))) {
+            byte[] buf = new byte[256 * 1024]; // large reads: GzipInputStream inflates straight into this array
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                out.write(buf, 0, n);
+            }
+            return in.trailingGarbageIgnored();
+        }
+    }
+
+    private static boolean check(InputStream source, OutputStream unused) throws IOException {
+        return decompress(source, OutputStream.nullOutputStream());
+    }
+}

@@ -1,0 +1,107 @@
+package dev.sluice.cli;
+
+import dev.sluice.gzip.GzipHeader;
+import dev.sluice.gzip.GzipOutputStream;
+import dev.sluice.gzip.ParallelGzipOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sluice gzip [-1..-9] [-p N] [-c] [-k] [-f] [FILE...]}: gzip's options, messages and exit codes, compressing
+ * on {@code N} threads with {@link ParallelGzipOutputStream} (one thread: {@link GzipOutputStream}). The output
+ * stores the input's name and modification time as gzip does.
+ */
+@Command(name = "gzip", mixinStandardHelpOptions = true,
+        description = {"Compress FILEs (or stdin to stdout) into gzip format, in parallel.",
+            "Exit status: 0 ok, 1 error, 2 warning (as gzip)."})
+final class GzipCommand implements Callable<Integer> {
+    private int level = 6;
+
+    @Option(names = {"-1", "--fast"}, description = "Compress faster.") void l1(boolean b) { level = 1; }
+    @Option(names = "-2", hidden = true) void l2(boolean b) { level = 2; }
+    @Option(names = "-3", hidden = true) void l3(boolean b) { level = 3; }
+    @Option(names = "-4", hidden = true) void l4(boolean b) { level = 4; }
+    @Option(names = "-5", hidden = true) void l5(boolean b) { level = 5; }
+    @Option(names = "-6", description = "Default level (-2..-8 are also accepted).") void l6(boolean b) { level = 6; }
+    @Option(names = "-7", hidden = true) void l7(boolean b) { level = 7; }
+    @Option(names = "-8", hidden = true) void l8(boolean b) { level = 8; }
+    @Option(names = {"-9", "--best"}, description = "Compress better.") void l9(boolean b) { level = 9; }
+
+    @Option(names = {"-p", "--processes"}, paramLabel = "N",
+            description = "Compress on N threads (default: available processors).")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @CommandLine.Mixin
+    GzipOptions options = new GzipOptions();
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    GzipFiles io;
+
+    @Override
+    public Integer call() {
+        if (threads < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-p must be at least 1: " + threads);
+        }
+        GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
+        // As gzip: compressed bytes on a terminal help nobody (this.io is only set by tests, never a terminal).
+        boolean refuseTerminal = !options.force && this.io == null && GzipFiles.Terminals.interactive();
+        for (String name : options.filesOrStdin()) {
+            if ((name.equals("-") || options.toStdout) && refuseTerminal) {
+                io.error("compressed data not written to a terminal. Use -f to force compression.");
+                continue;
+            }
+            if (name.equals("-")) {
+                io.standardStreams((in, out) -> compress(in, out, GzipHeader.minimal()));
+                continue;
+            }
+            Path file = Path.of(name);
+            if (!io.checkInput(file, options.force)) {
+                continue;
+            }
+            if (name.endsWith(".gz") && !options.toStdout) {
+                io.note(file + " already has .gz suffix -- unchanged");
+                continue;
+            }
+            GzipHeader header;
+            try {
+                header = header(file);
+            } catch (IOException e) {
+                io.error(file + ": " + Main.describe(e));
+                continue;
+            }
+            if (options.toStdout) {
+                io.toStdout(file, (in, out) -> compress(in, out, header));
+            } else {
+                io.toFile(file, Path.of(name + ".gz"), options.force, options.keep,
+                        (in, out) -> compress(in, out, header));
+            }
+        }
+        return io.exit();
+    }
+
+    private static GzipHeader header(Path file) throws IOException {
+        long seconds = Files.getLastModifiedTime(file).toInstant().getEpochSecond();
+        return GzipHeader.builder().name(GzipFiles.headerName(file))
+                .modificationTime(seconds > 0 && seconds <= 0xffffffffL ? Instant.ofEpochSecond(seconds) : null)
+                .build();
+    }
+
+    private boolean compress(InputStream in, OutputStream sink, GzipHeader header) throws IOException {
+        try (OutputStream out = threads == 1
+                ? GzipOutputStream.builder().level(level).header(header).build(sink)
+                : ParallelGzipOutputStream.builder().level(level).threads(threads).header(header).build(sink)) {
+            in.transferTo(out);
+        }
+        return false;
+    }
+}

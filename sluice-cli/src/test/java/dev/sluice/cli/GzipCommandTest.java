@@ -1,0 +1,201 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.gzip.GzipHeader;
+import dev.sluice.gzip.GzipInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code sluice gzip} and {@code sluice gunzip}: gzip's behaviour, exit codes and never a partial output file. */
+class GzipCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    private static byte[] data(int size, long seed) {
+        Random r = new Random(seed);
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < size) {
+            sb.append(r.nextInt(1000)).append(r.nextBoolean() ? ' ' : '\n');
+        }
+        return sb.substring(0, size).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] gunzip(byte[] gz) throws IOException {
+        try (InputStream in = new GzipInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        }
+    }
+
+    private Path file(String name, byte[] content) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, content);
+        Files.setLastModifiedTime(p, FileTime.from(Instant.ofEpochSecond(1_600_000_000L)));
+        return p;
+    }
+
+    private void assertNoTempFiles() throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            assertFalse(s.anyMatch(p -> p.getFileName().toString().endsWith(".sluice-tmp")), "temp file left");
+        }
+    }
+
+    @Test
+    void gzipReplacesTheFileKeepingNameTimeAndPermissions() throws IOException {
+        byte[] data = data(3 << 20, 1);
+        Path a = file("a.txt", data);
+        assertEquals(0, run("gzip", "-p", "2", a.toString()), err.toString());
+        Path gz = dir.resolve("a.txt.gz");
+        assertFalse(Files.exists(a));
+        assertArrayEquals(data, gunzip(Files.readAllBytes(gz)));
+        GzipHeader h = new GzipInputStream(Files.newInputStream(gz)).header();
+        assertEquals("a.txt", h.name().orElseThrow());
+        assertEquals(Instant.ofEpochSecond(1_600_000_000L), h.modificationTime().orElseThrow());
+        assertEquals(FileTime.from(Instant.ofEpochSecond(1_600_000_000L)), Files.getLastModifiedTime(gz));
+        assertEquals(0, run("gunzip", gz.toString()), err.toString());
+        assertArrayEquals(data, Files.readAllBytes(a));
+        assertFalse(Files.exists(gz));
+        assertNoTempFiles();
+    }
+
+    @Test
+    void levelsThreadsKeepAndStdout() throws IOException {
+        byte[] data = data(1 << 20, 2);
+        Path a = file("a", data);
+        assertEquals(0, run("gzip", "-1", "-k", "-p", "1", a.toString()));
+        long fast = Files.size(dir.resolve("a.gz"));
+        assertTrue(Files.exists(a));
+        assertEquals(0, run("gzip", "-9kf", a.toString()), err.toString());
+        long best = Files.size(dir.resolve("a.gz"));
+        assertTrue(best < fast, best + " vs " + fast);
+        assertArrayEquals(data, gunzip(Files.readAllBytes(dir.resolve("a.gz"))));
+
+        GzipFiles io = new GzipFiles(new PrintWriter(err, true));
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        io.stdout = stdout;
+        GzipCommand gzip = new GzipCommand();
+        gzip.io = io;
+        assertEquals(0, new CommandLine(gzip).execute("-c", "-p", "3", a.toString()));
+        assertArrayEquals(data, gunzip(stdout.toByteArray()));
+        assertTrue(Files.exists(a));
+    }
+
+    @Test
+    void stdinToStdoutBothWays() throws IOException {
+        byte[] data = data(200_000, 3);
+        GzipFiles io = new GzipFiles(new PrintWriter(err, true));
+        io.stdin = new ByteArrayInputStream(data);
+        ByteArrayOutputStream gz = new ByteArrayOutputStream();
+        io.stdout = gz;
+        GzipCommand gzip = new GzipCommand();
+        gzip.io = io;
+        assertEquals(0, new CommandLine(gzip).execute());
+        GzipFiles io2 = new GzipFiles(new PrintWriter(err, true));
+        io2.stdin = new ByteArrayInputStream(gz.toByteArray());
+        ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        io2.stdout = plain;
+        GunzipCommand gunzip = new GunzipCommand();
+        gunzip.io = io2;
+        assertEquals(0, new CommandLine(gunzip).execute("-"));
+        assertArrayEquals(data, plain.toByteArray());
+    }
+
+    @Test
+    void neverOverwritesWithoutForce() throws IOException {
+        Path a = file("a", data(1000, 4));
+        Path gz = file("a.gz", new byte[] {42});
+        assertEquals(2, run("gzip", a.toString()));
+        assertTrue(err.toString().contains("a.gz already exists; not overwritten"), err.toString());
+        assertArrayEquals(new byte[] {42}, Files.readAllBytes(gz));
+        assertTrue(Files.exists(a));
+        assertEquals(0, run("gzip", "-f", a.toString()));
+        assertArrayEquals(data(1000, 4), gunzip(Files.readAllBytes(gz)));
+    }
+
+    @Test
+    void exitCodesAsGzip() throws IOException {
+        Files.createDirectory(dir.resolve("d"));
+        assertEquals(2, run("gzip", dir.resolve("d").toString()));
+        assertTrue(err.toString().contains("is a directory -- ignored"));
+        assertEquals(1, run("gzip", dir.resolve("d").toString(), dir.resolve("missing").toString()));
+        assertTrue(err.toString().contains("missing: No such file or directory"));
+        Path x = file("x", new byte[] {1});
+        assertEquals(2, run("gunzip", x.toString()));
+        assertTrue(err.toString().contains("x: unknown suffix -- ignored"));
+        assertEquals(2, run("gzip", "-p", "0", x.toString()));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), x);
+        assertEquals(1, run("gzip", link.toString()));
+        assertTrue(err.toString().contains("link: Too many levels of symbolic links"), err.toString());
+        assertEquals(0, run("gzip", "-f", link.toString()));
+        assertTrue(Files.exists(dir.resolve("link.gz")) && Files.exists(x));
+    }
+
+    @Test
+    void corruptInputLeavesNoPartialFileAndKeepsTheInput() throws IOException {
+        byte[] data = data(500_000, 5);
+        Path a = file("a", data);
+        assertEquals(0, run("gzip", a.toString()));
+        byte[] gz = Files.readAllBytes(dir.resolve("a.gz"));
+        Path truncated = file("t.gz", Arrays.copyOf(gz, gz.length / 2));
+        assertEquals(1, run("gunzip", truncated.toString()));
+        assertTrue(err.toString().contains("t.gz: truncated gzip input"), err.toString());
+        assertFalse(Files.exists(dir.resolve("t")));
+        assertTrue(Files.exists(truncated));
+        byte[] bad = gz.clone();
+        bad[bad.length - 6] ^= 1;
+        Path corrupt = file("c.gz", bad);
+        assertEquals(1, run("gunzip", corrupt.toString()));
+        assertTrue(err.toString().contains("CRC32 mismatch"), err.toString());
+        assertFalse(Files.exists(dir.resolve("c")));
+        assertEquals(1, run("gunzip", "-t", corrupt.toString()));
+        assertEquals(0, run("gunzip", "-t", dir.resolve("a.gz").toString()));
+        assertTrue(Files.exists(dir.resolve("a.gz")), "-t removes nothing");
+        assertFalse(Files.exists(dir.resolve("a")), "-t writes nothing");
+        assertNoTempFiles();
+    }
+
+    @Test
+    void trailingGarbageIsAWarningWithTheDataKeptAndTgzBecomesTar() throws IOException {
+        byte[] data = data(10_000, 6);
+        Path a = file("a.tar", data);
+        assertEquals(0, run("gzip", a.toString()));
+        byte[] gz = Files.readAllBytes(dir.resolve("a.tar.gz"));
+        Files.delete(dir.resolve("a.tar.gz"));
+        Path tgz = file("b.tgz", gz);
+        assertEquals(0, run("gunzip", tgz.toString()));
+        assertArrayEquals(data, Files.readAllBytes(dir.resolve("b.tar")));
+        byte[] withGarbage = Arrays.copyOf(gz, gz.length + 3);
+        withGarbage[gz.length] = 'x';
+        Path g = file("g.gz", withGarbage);
+        assertEquals(2, run("gunzip", g.toString()));
+        assertTrue(err.toString().contains("g.gz: decompression OK, trailing garbage ignored"), err.toString());
+        assertArrayEquals(data, Files.readAllBytes(dir.resolve("g")));
+        assertFalse(Files.exists(g));
+    }
+}

@@ -1,0 +1,526 @@
+package dev.sluice.gzip;
+
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.Defaults;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.ZipException;
+
+/**
+ * Reads gzip data (RFC 1952) strictly: every member's CRC32 and ISIZE are checked, concatenated members are read as
+ * one stream as {@code gzip -d} does, and nothing after the last member passes silently.
+ *
+ * <ul>
+ *   <li><b>Buffered:</b> yes, on both sides: it reads its source in chunks of {@link #DEFAULT_BUFFER_SIZE} bytes
+ *       (so do not put a {@code BufferedInputStream} under it), serves reads shorter than 256 KiB from a 256 KiB
+ *       buffer of decoded bytes, and decodes longer reads straight into the caller's array. Large inflate calls
+ *       are what make it faster than {@link java.util.zip.GZIPInputStream} (docs/benchmarks/gzip.md).</li>
+ *   <li><b>Headers:</b> FTEXT, FEXTRA, FNAME, FCOMMENT, MTIME, XFL and OS are exposed by {@link #header()} for the
+ *       current member; FHCRC is verified when present.</li>
+ *   <li><b>Bad input:</b> corrupt data (bad magic, method, reserved flags, header CRC, deflate data, CRC32, ISIZE) is a
+ *       {@link ZipException} naming the field, the expected and actual values and the member's offset in the
+ *       compressed stream; input that ends early is an {@link EOFException} with the offset. After the last member,
+ *       zero bytes are ignored as gzip ignores them; anything else is a {@link ZipException} unless the stream was
+ *       built with {@link Builder#ignoreTrailingGarbage}. Because of that check the stream reads its source to the
+ *       end. An optional {@linkplain Builder#maxOutputBytes output limit} stops a decompression bomb with an
+ *       {@link IOException}. After any exception every further read throws.</li>
+ *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
+ *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
+ *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe.</li>
+ * </ul>
+ */
+public final class GzipInputStream extends InputStream {
+
+    /**
+     * Input buffer size: 64 KiB, overridable with {@code -Dsluice.gzip.inputBufferSize=}. Chosen by
+     * {@code GzipInputBench.bufferSweep} (docs/benchmarks/gzip.md): on JDK 17 and the JDK-source tar it used 9% less
+     * CPU than 512 B and 4% less than 8 KiB; 1 MiB was within noise of it.
+     */
+    public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.gzip.inputBufferSize", 64 * 1024);
+
+    /**
+     * Reads shorter than this are served from an output buffer of this size that is refilled by one inflate call;
+     * longer reads are inflated straight into the caller's array. 256 KiB, overridable with
+     * {@code -Dsluice.gzip.outputChunk=}: zlib does per-call work (the slow path near the end of the output, copying
+     * the output into its window), so large output slices are cheaper. {@code GzipInputBench} on JDK 17: a raw
+     * Inflater used 20% less CPU writing 256 KiB per call than 8 KiB, and GzipInputStream read with 8 KiB arrays
+     * used 13% more CPU than with 256 KiB arrays before this buffer existed (docs/benchmarks/gzip.md).
+     */
+    static final int OUTPUT_CHUNK = Defaults.intProperty("sluice.gzip.outputChunk", 256 * 1024);
+
+    /** The longest FNAME or FCOMMENT accepted: longer ones are rejected as corrupt rather than risking memory. */
+    static final int MAX_HEADER_STRING = 1 << 20;
+
+    private static final int START = 0;
+    private static final int BOUNDARY = 1;
+    private static final int DATA = 2;
+    private static final int END = 3;
+
+    private final InputStream in;
+    private final InflateEngine engine;
+    private final boolean ignoreTrailingGarbage;
+    private final long maxOutputBytes;
+    private final CRC32 crc = new CRC32();
+    private final CRC32 headerCrc = new CRC32();
+    /** Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. */
+    private final byte[] buf;
+    private int pos;
+    private int lim;
+    /** Offset in the compressed stream of {@code buf[0]}. */
+    private long bufStart;
+    private long memberStart;
+    private long memberOut;
+    private long totalOut;
+    private int state = START;
+    private GzipHeader header;
+    private boolean trailingGarbageIgnored;
+    private IOException failure;
+    private boolean closed;
+    private byte[] scratch;
+    /** Decoded bytes not yet returned: {@code out[outPos..outLim)}; allocated on the first short read. */
+    private byte[] out;
+    private int outPos;
+    private int outLim;
+
+    /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
+    public GzipInputStream(InputStream in) {
+        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, InflateEngine.create());
+    }
+
+    GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
+            InflateEngine engine) {
+        this.in = in;
+        this.buf = new byte[bufferSize];
+        this.ignoreTrailingGarbage = ignoreTrailingGarbage;
+        this.maxOutputBytes = maxOutputBytes;
+        this.engine = engine;
+    }
+
+    /** A builder for a stream with a non-default buffer size, trailing-data policy or output limit. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public int read() throws IOException {
+        byte[] one = scratch(1);
+        int n;
+        do {
+            n = read(one, 0, 1);
+        } while (n == 0);
+        return n < 0 ? -1 : one[0] & 0xff;
+    }
+
+    /**
+     * Reads up to {@code len} decompressed bytes, blocking until at least one is available or the last member has
+     * ended and been checked; returns -1 at the end.
+     */
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+        ensureOpen();
+        Checks.checkRange(Checks.notNull(b, "b").length, off, len);
+        if (len == 0) {
+            return 0;
+        }
+        if (failure != null) {
+            throw new IOException("gzip stream failed earlier: " + failure.getMessage(), failure);
+        }
+        try {
+            long allowed = maxOutputBytes - totalOut;
+            if (allowed == 0) {
+                return probe();
+            }
+            if (outPos == outLim) {
+                if (len >= OUTPUT_CHUNK) {
+                    // Long enough to make the inflate call efficient: decode straight into the caller's array.
+                    return deliver(decode(b, off, (int) Math.min(len, allowed)));
+                }
+                if (out == null) {
+                    out = new byte[OUTPUT_CHUNK];
+                }
+                int n = decode(out, 0, out.length);
+                if (n < 0) {
+                    return -1;
+                }
+                outPos = 0;
+                outLim = n;
+            }
+            int n = (int) Math.min(Math.min(len, outLim - outPos), allowed);
+            System.arraycopy(out, outPos, b, off, n);
+            outPos += n;
+            return deliver(n);
+        } catch (IOException | RuntimeException e) {
+            failure = e instanceof IOException ? (IOException) e : new IOException(e);
+            throw e;
+        }
+    }
+
+    /** Counts {@code n} bytes returned to the caller (or passes -1 through). */
+    private int deliver(int n) {
+        if (n > 0) {
+            totalOut += n;
+        }
+        return n;
+    }
+
+    /** At the output limit: -1 if the data ends exactly there, else the limit's exception. */
+    private int probe() throws IOException {
+        if (outPos < outLim || decode(new byte[1], 0, 1) >= 0) {
+            throw new IOException("gzip output exceeds the limit of " + maxOutputBytes + " bytes (member at offset "
+                    + memberStart + ")");
+        }
+        return -1;
+    }
+
+    /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
+    @Override
+    public long skip(long n) throws IOException {
+        ensureOpen();
+        if (n <= 0) {
+            return 0;
+        }
+        long left = n;
+        byte[] s = scratch(8192);
+        while (left > 0) {
+            int r = read(s, 0, (int) Math.min(s.length, left));
+            if (r < 0) {
+                break;
+            }
+            left -= r;
+        }
+        return n - left;
+    }
+
+    /** Returns the number of bytes decoded but not yet read (0 when unknown: a deflate stream's yield is). */
+    @Override
+    public int available() throws IOException {
+        ensureOpen();
+        return outLim - outPos;
+    }
+
+    /**
+     * The header of the member being read (after the end: of the last member), reading it first if no byte has been
+     * read yet. Throws as {@link #read} does when the header is missing or corrupt.
+     */
+    public GzipHeader header() throws IOException {
+        ensureOpen();
+        if (state == START && failure == null) {
+            try {
+                if (readHeader(true)) {
+                    state = DATA;
+                }
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            }
+        }
+        return header;
+    }
+
+    /** True if the stream ended with non-zero trailing data that {@link Builder#ignoreTrailingGarbage} let pass. */
+    public boolean trailingGarbageIgnored() {
+        return trailingGarbageIgnored;
+    }
+
+    /** Closes the source and frees the decoder's native memory. Safe to call more than once. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            engine.end();
+        } finally {
+            in.close();
+        }
+    }
+
+    private void ensureOpen() throws IOException {
+        if (closed) {
+            throw Checks.streamClosed();
+        }
+    }
+
+    private byte[] scratch(int size) {
+        if (scratch == null || scratch.length < size) {
+            scratch = new byte[Math.max(size, 8192)];
+        }
+        return scratch;
+    }
+
+    /** The state machine: members one after another until the end; returns -1 at the end, else a positive count. */
+    private int decode(byte[] b, int off, int len) throws IOException {
+        while (true) {
+            switch (state) {
+                case START:
+                case BOUNDARY:
+                    if (!readHeader(state == START)) {
+                        state = END;
+                        return -1;
+                    }
+                    state = DATA;
+                    break;
+                case DATA:
+                    int n = inflate(b, off, len);
+                    if (n > 0) {
+                        return n;
+                    }
+                    state = BOUNDARY;
+                    break;
+                default:
+                    return -1;
+            }
+        }
+    }
+
+    /** Decodes into b; returns 0 after the member's trailer was read and checked. */
+    private int inflate(byte[] b, int off, int len) throws IOException {
+        int stalls = 0;
+        while (true) {
+            int n;
+            try {
+                n = engine.inflate(b, off, len);
+            } catch (DataFormatException e) {
+                throw new ZipException("invalid deflate data in member at offset " + memberStart + " (input offset "
+                        + offset() + "): " + e.getMessage());
+            }
+            int before = pos;
+            pos = lim - engine.remaining();
+            if (n > 0) {
+                crc.update(b, off, n);
+                memberOut += n;
+                return n;
+            }
+            if (engine.finished()) {
+                readTrailer();
+                return 0;
+            }
+            if (engine.needsInput()) {
+                if (!fill()) {
+                    throw new EOFException("truncated gzip input: end of stream at offset " + offset()
+                            + " inside the deflate data of member at offset " + memberStart);
+                }
+                engine.setInput(buf, pos, lim - pos);
+            } else if (pos == before && ++stalls > 2) {
+                // zlib always consumes input or produces output when it has both; never spin if it does not.
+                throw new ZipException("deflate decoder made no progress at input offset " + offset()
+                        + " in member at offset " + memberStart);
+            }
+        }
+    }
+
+    /** Offset in the compressed stream of the next unconsumed byte. */
+    private long offset() {
+        return bufStart + pos;
+    }
+
+    /** Makes {@code buf[pos..lim)} non-empty if the source has more; false at its end. */
+    private boolean fill() throws IOException {
+        if (pos < lim) {
+            return true;
+        }
+        bufStart += lim;
+        pos = 0;
+        lim = 0;
+        for (int zeros = 0; ; ) {
+            int n = in.read(buf, 0, buf.length);
+            if (n > 0) {
+                lim = n;
+                return true;
+            }
+            if (n < 0) {
+                return false;
+            }
+            if (++zeros > 1000) {
+                throw new IOException("source returned 0 bytes 1000 times in a row at offset " + bufStart);
+            }
+        }
+    }
+
+    private int readByte(String what) throws IOException {
+        if (!fill()) {
+            throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " while reading "
+                    + what + " of member at offset " + memberStart);
+        }
+        return buf[pos++] & 0xff;
+    }
+
+    /** Reads a header byte and adds it to the header CRC. */
+    private int headerByte(String what) throws IOException {
+        int b = readByte(what);
+        headerCrc.update(b);
+        return b;
+    }
+
+    private int headerShort(String what) throws IOException {
+        return headerByte(what) | headerByte(what) << 8;
+    }
+
+    /**
+     * Reads and checks a member header. Returns false at a clean end: no more input after a member, or only
+     * trailing zeros (or, if allowed, garbage).
+     */
+    private boolean readHeader(boolean first) throws IOException {
+        memberStart = offset();
+        if (!fill()) {
+            if (first) {
+                throw new EOFException("truncated gzip input: empty stream, no gzip header at offset 0");
+            }
+            return false;
+        }
+        if (!first && buf[pos] != 0x1f) {
+            skipTrailing(buf[pos] != 0 ? memberStart : -1);
+            return false;
+        }
+        headerCrc.reset();
+        int id1 = headerByte("the magic number");
+        if (!first && !fill()) {
+            throw new EOFException("truncated gzip input: end of stream at offset " + offset()
+                    + " while reading the magic number of member at offset " + memberStart);
+        }
+        if (!first && buf[pos] != (byte) 0x8b) {
+            skipTrailing(memberStart);
+            return false;
+        }
+        int id2 = headerByte("the magic number");
+        if (id1 != 0x1f || id2 != 0x8b) {
+            throw new ZipException(String.format(
+                    "not in gzip format: magic expected 0x1f8b, actual 0x%02x%02x at offset %d", id1, id2,
+                    memberStart));
+        }
+        int cm = headerByte("CM");
+        if (cm != 8) {
+            throw new ZipException("unsupported compression method CM: expected 8 (deflate), actual " + cm
+                    + " in member at offset " + memberStart);
+        }
+        int flg = headerByte("FLG");
+        if ((flg & GzipHeader.RESERVED_FLAGS) != 0) {
+            throw new ZipException(String.format("reserved FLG bits set: expected 0, actual 0x%02x in member at offset"
+                    + " %d", flg & GzipHeader.RESERVED_FLAGS, memberStart));
+        }
+        long mtime = headerShort("MTIME") | (long) headerShort("MTIME") << 16;
+        int xfl = headerByte("XFL");
+        int os = headerByte("OS");
+        byte[] extra = null;
+        if ((flg & GzipHeader.FEXTRA) != 0) {
+            extra = new byte[headerShort("XLEN")];
+            for (int i = 0; i < extra.length; i++) {
+                extra[i] = (byte) headerByte("FEXTRA");
+            }
+        }
+        String name = (flg & GzipHeader.FNAME) != 0 ? headerString("FNAME") : null;
+        String comment = (flg & GzipHeader.FCOMMENT) != 0 ? headerString("FCOMMENT") : null;
+        boolean hasCrc = (flg & GzipHeader.FHCRC) != 0;
+        if (hasCrc) {
+            int computed = (int) headerCrc.getValue() & 0xffff;
+            int stored = readByte("FHCRC") | readByte("FHCRC") << 8;
+            if (stored != computed) {
+                throw new ZipException(String.format("header CRC16 (FHCRC) mismatch: expected 0x%04x (FHCRC field),"
+                        + " actual 0x%04x (header bytes) in member at offset %d", stored, computed, memberStart));
+            }
+        }
+        header = new GzipHeader((flg & GzipHeader.FTEXT) != 0, hasCrc, mtime, xfl, os, extra, name, comment);
+        engine.reset();
+        crc.reset();
+        memberOut = 0;
+        engine.setInput(buf, pos, lim - pos);
+        return true;
+    }
+
+    private String headerString(String what) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int c; (c = headerByte(what)) != 0; ) {
+            if (sb.length() == MAX_HEADER_STRING) {
+                throw new ZipException(what + " longer than " + MAX_HEADER_STRING + " bytes in member at offset "
+                        + memberStart);
+            }
+            sb.append((char) c);
+        }
+        return sb.toString(); // one char per byte: ISO-8859-1, as RFC 1952 specifies
+    }
+
+    private void readTrailer() throws IOException {
+        long expectedCrc = readByte("the CRC32 trailer") | readByte("the CRC32 trailer") << 8
+                | readByte("the CRC32 trailer") << 16 | (long) readByte("the CRC32 trailer") << 24;
+        long expectedSize = readByte("the ISIZE trailer") | readByte("the ISIZE trailer") << 8
+                | readByte("the ISIZE trailer") << 16 | (long) readByte("the ISIZE trailer") << 24;
+        if (crc.getValue() != expectedCrc) {
+            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
+                    + " (decoded data) in member at offset %d", expectedCrc, crc.getValue(), memberStart));
+        }
+        if ((memberOut & 0xffffffffL) != expectedSize) {
+            throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size mod"
+                    + " 2^32) in member at offset %d", expectedSize, memberOut & 0xffffffffL, memberStart));
+        }
+    }
+
+    /**
+     * Consumes what follows the last member: zeros pass (gzip ignores them too); other data is an error unless
+     * ignoring it was asked for. {@code garbageAt} is the offset of garbage already seen, or -1.
+     */
+    private void skipTrailing(long garbageAt) throws IOException {
+        long at = garbageAt;
+        while (at < 0 && fill()) {
+            while (pos < lim && buf[pos] == 0) {
+                pos++;
+            }
+            if (pos < lim) {
+                at = offset();
+            }
+        }
+        if (at < 0) {
+            return;
+        }
+        if (!ignoreTrailingGarbage) {
+            throw new ZipException("trailing garbage after the last gzip member at offset " + at
+                    + " (expected end of input or another member)");
+        }
+        trailingGarbageIgnored = true;
+        while (fill()) {
+            pos = lim;
+        }
+    }
+
+    /** Settings for a {@link GzipInputStream}; not thread-safe, reusable. */
+    public static final class Builder {
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
+        private boolean ignoreTrailingGarbage;
+        private long maxOutputBytes = Long.MAX_VALUE;
+
+        private Builder() {}
+
+        /** Input buffer size in bytes (positive; default {@link #DEFAULT_BUFFER_SIZE}). */
+        public Builder bufferSize(int bytes) {
+            this.bufferSize = Checks.positive(bytes, "bufferSize");
+            return this;
+        }
+
+        /**
+         * If true, non-zero data after the last member ends the stream quietly (as gzip does with a warning) and
+         * {@link GzipInputStream#trailingGarbageIgnored()} reports it; by default it is a {@link ZipException}.
+         */
+        public Builder ignoreTrailingGarbage(boolean ignore) {
+            this.ignoreTrailingGarbage = ignore;
+            return this;
+        }
+
+        /**
+         * The most decompressed bytes the stream will return (zero or more; default unlimited). One more byte is an
+         * {@link IOException} naming the limit, which stops a decompression bomb before it fills memory or disk.
+         */
+        public Builder maxOutputBytes(long bytes) {
+            this.maxOutputBytes = Checks.nonNegative(bytes, "maxOutputBytes");
+            return this;
+        }
+
+        /** A stream reading {@code in} with these settings. */
+        public GzipInputStream build(InputStream in) {
+            return new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage, maxOutputBytes,
+                    InflateEngine.create());
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package dev.sluice.gzip;
+
+import dev.sluice.internal.Checks;
+import dev.sluice.internal.Defaults;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+/**
+ * Writes one gzip member (RFC 1952) compressed on the calling thread; see {@link ParallelGzipOutputStream} for
+ * using several cores.
+ *
+ * <ul>
+ *   <li><b>Buffered:</b> yes; small writes are gathered in an input buffer, writes of {@link #DEFAULT_BUFFER_SIZE}
+ *       bytes or more go to the compressor straight from the caller's array, and compressed output leaves in chunks
+ *       of that size, so no {@code BufferedOutputStream} is needed on either side.</li>
+ *   <li><b>flush():</b> by default a SYNC_FLUSH, so everything written so far can be decompressed by the reader
+ *       (unlike {@link java.util.zip.GZIPOutputStream}'s default); each costs a few bytes and some ratio, so
+ *       {@link Builder#syncFlush(boolean) syncFlush(false)} makes flush() only flush the underlying stream.</li>
+ *   <li><b>Header:</b> {@link GzipHeader#minimal()} unless {@link Builder#header} sets a name, time or more; the
+ *       header is written with the first data (or at {@link #finish()}), so constructing never does I/O.</li>
+ *   <li><b>Thread safety:</b> none. <b>Closing:</b> {@link #close()} finishes the member, frees the compressor's
+ *       native memory and closes the underlying stream, even when finishing fails; closing twice is safe.
+ *       {@link #finish()} completes the member without closing.</li>
+ *   <li><b>Bad input:</b> null arrays and bad ranges as {@link OutputStream} specifies; writing after finish or
+ *       close is an {@link IOException}.</li>
+ * </ul>
+ */
+public final class GzipOutputStream extends OutputStream {
+
+    /**
+     * Buffer size for gathered input and for compressed output: 64 KiB, overridable with
+     * {@code -Dsluice.gzip.outputBufferSize=}. Not separately swept: deflate at level 6 runs at tens of MB/s, so the
+     * buffer only has to make JNI and write calls rare, and with it GzipOutputStream used no more CPU than
+     * GZIPOutputStream in {@code ParallelGzipBench} (1634 vs 1648 ms per 64 MiB, docs/benchmarks/gzip.md).
+     */
+    public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.gzip.outputBufferSize", 64 * 1024);
+
+    /** The default level, 6, gzip's and zlib's default balance of speed and ratio. */
+    public static final int DEFAULT_LEVEL = 6;
+
+    private final OutputStream out;
+    private final DeflateEngine engine;
+    private final GzipHeader header;
+    private final int level;
+    private final boolean syncFlush;
+    private final CRC32 crc = new CRC32();
+    /** Gathered small writes: {@code in[0..inLen)}. */
+    private final byte[] in;
+    private int inLen;
+    private final byte[] buf;
+    private long size;
+    private boolean headerWritten;
+    private boolean finished;
+    private boolean closed;
+
+    /** Compresses at level 6 with the minimal header into {@code out}. */
+    public GzipOutputStream(OutputStream out) {
+        this(Checks.notNull(out, "out"), DEFAULT_LEVEL, Deflater.DEFAULT_STRATEGY, GzipHeader.minimal(),
+                DEFAULT_BUFFER_SIZE, true);
+    }
+
+    private GzipOutputStream(OutputStream out, int level, int strategy, GzipHeader header, int bufferSize,
+            boolean syncFlush) {
+        this.out = out;
+        this.level = level;
+        this.header = header;
+        this.syncFlush = syncFlush;
+        this.in = new byte[bufferSize];
+        this.buf = new byte[bufferSize];
+        this.engine = DeflateEngine.create(level, strategy);
+    }
+
+    /** A builder for a stream with a non-default level, strategy, header, buffer size or flush behaviour. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+        ensureWritable();
+        if (inLen == in.length) {
+            drainInput();
+        }
+        in[inLen++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        ensureWritable();
+        Checks.checkRange(Checks.notNull(b, "b").length, off, len);
+        if (len < in.length - inLen) {
+            System.arraycopy(b, off, in, inLen, len);
+            inLen += len;
+            return;
+        }
+        drainInput();
+        if (len >= in.length) {
+            // As large as the buffer: copying would gain nothing, compress straight from the caller's array.
+            deflate(b, off, len);
+        } else {
+            System.arraycopy(b, off, in, 0, len);
+            inLen = len;
+        }
+    }
+
+    /**
+     * Compresses what was written so far with a SYNC_FLUSH (unless disabled in the builder), so that a reader can
+     * decode all of it, then flushes the underlying stream. After {@link #finish()} it only flushes the latter.
+     */
+    @Override
+    public void flush() throws IOException {
+        if (closed) {
+            throw Checks.streamClosed();
+        }
+        if (syncFlush && !finished) {
+            drainInput();
+            writeHeaderOnce();
+            int n;
+            do {
+                n = engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH);
+                out.write(buf, 0, n);
+            } while (n == buf.length); // a full buffer may mean more flushed output is waiting
+        }
+        out.flush();
+    }
+
+    /** Completes the member (final block and trailer) without closing the underlying stream. Idempotent. */
+    public void finish() throws IOException {
+        if (closed) {
+            throw Checks.streamClosed();
+        }
+        if (finished) {
+            return;
+        }
+        drainInput();
+        writeHeaderOnce();
+        engine.finish();
+        while (!engine.finished()) {
+            out.write(buf, 0, engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
+        }
+        GzipFormat.writeTrailer(out, crc.getValue(), size);
+        finished = true;
+    }
+
+    /**
+     * Finishes the member, frees the compressor and closes the underlying stream; the first failure is thrown
+     * after all three were attempted. Safe to call more than once.
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        Throwable failure = null;
+        try {
+            finish();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        closed = true;
+        engine.end();
+        try {
+            out.close();
+        } catch (Throwable t) {
+            if (failure == null) {
+                failure = t;
+            } else {
+                failure.addSuppressed(t);
+            }
+        }
+        rethrow(failure);
+    }
+
+    static void rethrow(Throwable t) throws IOException {
+        if (t instanceof IOException) {
+            throw (IOException) t;
+        } else if (t instanceof RuntimeException) {
+            throw (RuntimeException) t;
+        } else if (t instanceof Error) {
+            throw (Error) t;
+        } else if (t != null) {
+            throw new IOException(t);
+        }
+    }
+
+    private void ensureWritable() throws IOException {
+        if (closed) {
+            throw Checks.streamClosed();
+        }
+        if (finished) {
+            throw new IOException("write beyond end of stream: the gzip member was finished");
+        }
+    }
+
+    private void writeHeaderOnce() throws IOException {
+        if (!headerWritten) {
+            out.write(header.encode(GzipFormat.xfl(level)));
+            headerWritten = true;
+        }
+    }
+
+    private void drainInput() throws IOException {
+        if (inLen > 0) {
+            int n = inLen;
+            inLen = 0;
+            deflate(in, 0, n);
+        }
+    }
+
+    private void deflate(byte[] b, int off, int len) throws IOException {
+        writeHeaderOnce();
+        crc.update(b, off, len);
+        size += len;
+        engine.setInput(b, off, len);
+        while (!engine.needsInput()) {
+            int n = engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH);
+            if (n > 0) {
+                out.write(buf, 0, n);
+            }
+        }
+    }
+
+    /** Settings for a {@link GzipOutputStream}; not thread-safe, reusable. */
+    public static final class Builder {
+        private int level = DEFAULT_LEVEL;
+        private int strategy = Deflater.DEFAULT_STRATEGY;
+        private GzipHeader header = GzipHeader.minimal();
+        private int bufferSize = DEFAULT_BUFFER_SIZE;
+        private boolean syncFlush = true;
+
+        private Builder() {}
+
+        /** Compression level 0 (stored) .. 9 (best); default 6. */
+        public Builder level(int level) {
+            this.level = GzipFormat.checkLevel(level);
+            return this;
+        }
+
+        /** {@link Deflater#DEFAULT_STRATEGY}, {@link Deflater#FILTERED} or {@link Deflater#HUFFMAN_ONLY}. */
+        public Builder strategy(int strategy) {
+            this.strategy = GzipFormat.checkStrategy(strategy);
+            return this;
+        }
+
+        /** The member's header (name, time, comment, ...); default {@link GzipHeader#minimal()}. */
+        public Builder header(GzipHeader header) {
+            this.header = Checks.notNull(header, "header");
+            return this;
+        }
+
+        /** Input and output buffer size in bytes (positive); default {@link #DEFAULT_BUFFER_SIZE}. */
+        public Builder bufferSize(int bytes) {
+            this.bufferSize = Checks.positive(bytes, "bufferSize");
+            return this;
+        }
+
+        /** Whether {@link GzipOutputStream#flush()} does a SYNC_FLUSH (default true). */
+        public Builder syncFlush(boolean syncFlush) {
+            this.syncFlush = syncFlush;
+            return this;
+        }
+
+        /** A stream compressing into {@code out} with these settings. */
+        public GzipOutputStream build(OutputStream out) {
+            return new GzipOutputStream(Checks.notNull(out, "out"), level, strategy, header, bufferSize, syncFlush);
+        }
+    }
+}

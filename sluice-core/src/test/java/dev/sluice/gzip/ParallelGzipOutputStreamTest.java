@@ -1,0 +1,346 @@
+package dev.sluice.gzip;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+
+class ParallelGzipOutputStreamTest {
+    private static final int BLOCK = 4096;
+
+    @Test
+    void roundTripsWithOneToEightThreadsAndBlockBoundarySizes() throws IOException {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        int[] sizes = {0, 1, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK, 2 * BLOCK + 1, 32 * 1024 + 3, 3 << 20};
+        for (int threads = 1; threads <= 8; threads++) {
+            for (int size : sizes) {
+                byte[] data = r.nextBoolean() ? TestData.mixed(r, size) : TestData.text(r, size);
+                int block = r.nextBoolean() ? BLOCK : BLOCK + r.nextInt(200_000);
+                int level = r.nextInt(10);
+                byte[] gz = compress(ParallelGzipOutputStream.builder().threads(threads).blockSize(block)
+                        .level(level), data, r);
+                String ctx = "seed " + seed + " threads " + threads + " size " + size + " block " + block;
+                assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))), ctx);
+                assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(gz))), ctx);
+            }
+        }
+    }
+
+    static byte[] compress(ParallelGzipOutputStream.Builder b, byte[] data, Random r) throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream out = b.build(sink)) {
+            GzipOutputStreamTest.writeRandomly(r, out, data);
+        }
+        return sink.toByteArray();
+    }
+
+    @Test
+    void gzipPigzAndIgzipReadWhatWeWrite() throws Exception {
+        byte[] data = TestData.mixed(new Random(6), 3 << 20);
+        byte[] gz = compress(ParallelGzipOutputStream.builder().threads(3).blockSize(100_000)
+                .header(GzipHeader.builder().name("n").headerCrc(true).build()), data, new Random(7));
+        int tools = 0;
+        for (String[] cmd : new String[][] {{"gzip", "-dc"}, {"pigz", "-dc"}, {"igzip", "-dc"}}) {
+            if (Tools.installed(cmd[0])) {
+                assertArrayEquals(data, Tools.run(gz, cmd), cmd[0]);
+                tools++;
+            }
+        }
+        assumeTrue(tools > 0, "none of gzip, pigz, igzip installed");
+    }
+
+    @Test
+    void sizeWithinOnePercentOfOneThread() throws IOException {
+        byte[] data = TestData.text(new Random(8), 8 << 20);
+        ByteArrayOutputStream single = new ByteArrayOutputStream();
+        try (GzipOutputStream out = new GzipOutputStream(single)) {
+            out.write(data);
+        }
+        ByteArrayOutputStream parallel = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(2).build(parallel)) {
+            out.write(data);
+        }
+        double ratio = (double) parallel.size() / single.size();
+        assertTrue(ratio < 1.01, "parallel " + parallel.size() + " vs single " + single.size());
+    }
+
+    @Test
+    void independentBlocksRoundTripAndCostSomeSize() throws IOException {
+        byte[] data = TestData.text(new Random(11), 1 << 20);
+        ParallelGzipOutputStream.Builder b = ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK);
+        byte[] primed = compress(b, data, new Random(12));
+        byte[] independent = compress(b.independentBlocks(true), data, new Random(12));
+        assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(independent))));
+        assertTrue(independent.length > primed.length, independent.length + " vs " + primed.length);
+    }
+
+    @Test
+    void flushMakesEverythingSoFarDecodable() throws IOException {
+        byte[] data = TestData.text(new Random(9), 50_000);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK).build(sink);
+        out.write(data, 0, 30_001);
+        out.flush();
+        GzipInputStream in = new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()));
+        byte[] got = new byte[30_001];
+        for (int n = 0; n < got.length; ) {
+            n += in.read(got, n, got.length - n);
+        }
+        assertArrayEquals(Arrays.copyOf(data, got.length), got);
+        out.flush(); // nothing pending: must not add a block
+        out.write(data, 30_001, data.length - 30_001);
+        out.close();
+        assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))));
+    }
+
+    /** Counts engines made and ended, and can make one block fail or stall. */
+    static final class Engines implements IntFunction<DeflateEngine> {
+        final AtomicInteger made = new AtomicInteger();
+        final AtomicInteger ended = new AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
+        volatile int failAtCall = -1;
+        volatile CountDownLatch gate;
+
+        @Override
+        public DeflateEngine apply(int unused) {
+            made.incrementAndGet();
+            DeflateEngine real = DeflateEngine.create(6, 0);
+            return new DeflateEngine() {
+                boolean done;
+
+                @Override
+                public void setInput(byte[] b, int off, int len) {
+                    if (calls.incrementAndGet() == failAtCall) {
+                        throw new IllegalStateException("injected engine failure");
+                    }
+                    CountDownLatch g = gate;
+                    if (g != null) {
+                        try {
+                            g.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    real.setInput(b, off, len);
+                }
+
+                @Override
+                public void setDictionary(byte[] b, int off, int len) {
+                    real.setDictionary(b, off, len);
+                }
+
+                @Override
+                public int deflate(byte[] b, int off, int len, int flush) {
+                    return real.deflate(b, off, len, flush);
+                }
+
+                @Override
+                public void finish() {
+                    real.finish();
+                }
+
+                @Override
+                public boolean finished() {
+                    return real.finished();
+                }
+
+                @Override
+                public boolean needsInput() {
+                    return real.needsInput();
+                }
+
+                @Override
+                public void reset() {
+                    real.reset();
+                }
+
+                @Override
+                public void end() {
+                    if (!done) {
+                        done = true;
+                        ended.incrementAndGet();
+                    }
+                    real.end();
+                }
+            };
+        }
+    }
+
+    @Test
+    void workerFailureSurfacesOnTheCallersNextCallAndCloseStillCleansUp() throws Exception {
+        Engines engines = new Engines();
+        engines.failAtCall = 3;
+        boolean[] sinkClosed = {false};
+        OutputStream sink = new ByteArrayOutputStream() {
+            @Override
+            public void close() {
+                sinkClosed[0] = true;
+            }
+        };
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK), sink, engines);
+        assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
+            IOException e = assertThrows(IOException.class, () -> {
+                for (int i = 0; i < 1000; i++) {
+                    out.write(new byte[BLOCK]);
+                }
+            });
+            assertTrue(e.getMessage().contains("injected engine failure"), e.getMessage());
+            assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().contains("failed earlier"));
+            assertThrows(IOException.class, out::flush);
+            assertThrows(IOException.class, out::close);
+        });
+        assertTrue(sinkClosed[0]);
+        out.close(); // second close: quiet
+        awaitNoWorkers();
+        assertEquals(engines.made.get(), engines.ended.get(), "every engine ended");
+    }
+
+    @Test
+    void inFlightBlocksAreBoundedAndCloseDoesNotHang() throws Exception {
+        Engines engines = new Engines();
+        engines.gate = new CountDownLatch(1);
+        AtomicLong accepted = new AtomicLong();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK), sink, engines);
+        byte[] data = TestData.text(new Random(10), 1 << 20);
+        Thread writer = new Thread(() -> {
+            try {
+                for (int i = 0; i < data.length; i += 1024) {
+                    out.write(data, i, 1024);
+                    accepted.addAndGet(1024);
+                }
+                out.close();
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        writer.start();
+        Thread.sleep(300);
+        // 2 x threads blocks in flight plus the one being filled: the writer must be stuck waiting by now.
+        assertTrue(accepted.get() <= 5L * BLOCK, "accepted " + accepted.get() + " bytes while workers stalled");
+        assertTrue(writer.isAlive());
+        engines.gate.countDown();
+        writer.join(20_000);
+        assertFalse(writer.isAlive());
+        assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))));
+        assertTrue(engines.made.get() <= 2, "one engine per worker at most, made " + engines.made.get());
+        awaitNoWorkers();
+        assertEquals(engines.made.get(), engines.ended.get());
+    }
+
+    @Test
+    void interruptWhileWaitingFailsTheStreamAndCloseStillCleansUp() throws Exception {
+        Engines engines = new Engines();
+        engines.gate = new CountDownLatch(1);
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(1).blockSize(BLOCK), new ByteArrayOutputStream(), engines);
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(java.io.InterruptedIOException.class, () -> {
+                for (int i = 0; i < 10; i++) {
+                    out.write(new byte[BLOCK]);
+                }
+            });
+        } finally {
+            assertTrue(Thread.interrupted(), "interrupt status kept");
+        }
+        assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().contains("failed earlier"));
+        engines.gate.countDown();
+        assertThrows(IOException.class, out::close);
+        awaitNoWorkers();
+        assertEquals(engines.made.get(), engines.ended.get());
+    }
+
+    @Test
+    void sinkFailureSurfacesAndCloseEndsEngines() throws Exception {
+        Engines engines = new Engines();
+        OutputStream failing = new OutputStream() {
+            int writes;
+
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                if (++writes > 3) {
+                    throw new IOException("disk full");
+                }
+            }
+        };
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(3).blockSize(BLOCK), failing, engines);
+        assertThrows(IOException.class, () -> {
+            for (int i = 0; i < 100; i++) {
+                out.write(new byte[BLOCK]);
+            }
+            out.close();
+        });
+        assertThrows(IOException.class, out::close);
+        awaitNoWorkers();
+        assertEquals(engines.made.get(), engines.ended.get());
+    }
+
+    @Test
+    void badArgumentsAndClosedStream() throws IOException {
+        assertThrows(NullPointerException.class, () -> new ParallelGzipOutputStream(null));
+        assertThrows(NullPointerException.class, () -> ParallelGzipOutputStream.builder().build(null));
+        assertThrows(NullPointerException.class, () -> ParallelGzipOutputStream.builder().header(null));
+        assertThrows(IllegalArgumentException.class, () -> ParallelGzipOutputStream.builder().threads(0));
+        assertThrows(IllegalArgumentException.class, () -> ParallelGzipOutputStream.builder().blockSize(4095));
+        assertThrows(IllegalArgumentException.class, () -> ParallelGzipOutputStream.builder().level(10));
+        assertThrows(IllegalArgumentException.class, () -> ParallelGzipOutputStream.builder().strategy(-2));
+        ParallelGzipOutputStream out = new ParallelGzipOutputStream(new ByteArrayOutputStream());
+        assertThrows(NullPointerException.class, () -> out.write(null, 0, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> out.write(new byte[2], 1, 2));
+        out.finish();
+        assertTrue(assertThrows(IOException.class, () -> out.write(1)).getMessage().startsWith("write beyond end"));
+        out.flush(); // allowed after finish: flushes the sink only
+        out.close();
+        out.close();
+        assertEquals("Stream closed", assertThrows(IOException.class, () -> out.write(1)).getMessage());
+        assertEquals("Stream closed", assertThrows(IOException.class, out::flush).getMessage());
+        assertEquals("Stream closed", assertThrows(IOException.class, out::finish).getMessage());
+    }
+
+    /** Waits up to 10 s for every worker thread to end: close() must leave no thread behind. */
+    static void awaitNoWorkers() throws InterruptedException {
+        List<String> alive = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            alive.clear();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("sluice-gzip-") && t.isAlive()) {
+                    alive.add(t.getName());
+                }
+            }
+            if (alive.isEmpty()) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("worker threads still alive: " + alive);
+    }
+}
