@@ -2,8 +2,7 @@ package dev.sluice.file;
 
 import dev.sluice.internal.ChannelBacked;
 import dev.sluice.internal.Checks;
-import dev.sluice.internal.Transfers;
-import java.io.FileOutputStream;
+import dev.sluice.io.Streams;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,6 +19,9 @@ import java.util.Arrays;
 final class ChannelInputStream extends InputStream implements ChannelBacked {
     private final FileChannel ch;
     private boolean closed;
+
+    /** For {@link #read()}: unbuffered single-byte reads are slow anyway, but need not allocate. */
+    private byte[] single;
 
     ChannelInputStream(FileChannel ch) {
         this.ch = ch;
@@ -38,7 +40,10 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
+        byte[] one = single;
+        if (one == null) {
+            one = single = new byte[1];
+        }
         int n = read(one, 0, 1);
         return n <= 0 ? -1 : one[0] & 0xFF;
     }
@@ -113,23 +118,15 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
         return grown;
     }
 
+    /**
+     * Copies the rest of the file to {@code out} through {@link Streams#copy}: inside the kernel when {@code out} is
+     * file-backed (also behind a {@code FastBufferedOutputStream}), else through one buffer.
+     */
     @Override
     public long transferTo(OutputStream out) throws IOException {
         Checks.notNull(out, "out");
         ensureOpen();
-        long total = 0;
-        FileChannel dst = out.getClass() == FileOutputStream.class ? ((FileOutputStream) out).getChannel()
-                : out instanceof ChannelBacked ? ((ChannelBacked) out).channel() : null;
-        if (dst != null) {
-            total += Transfers.transferToEnd(ch, dst);
-        }
-        byte[] chunk = new byte[64 * 1024];
-        int n;
-        while ((n = read(chunk, 0, chunk.length)) > 0) {
-            out.write(chunk, 0, n);
-            total += n;
-        }
-        return total;
+        return Streams.copy(this, out);
     }
 
     @Override

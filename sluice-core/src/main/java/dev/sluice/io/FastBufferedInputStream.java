@@ -358,25 +358,19 @@ public final class FastBufferedInputStream extends InputStream {
     public long transferTo(OutputStream out) throws IOException {
         Checks.notNull(out, "out");
         InputStream src = source();
+        if (markpos >= 0) {
+            return super.transferTo(out); // through read(), so that the mark keeps its bytes
+        }
         long total = 0;
-        if (markpos < 0) {
-            int buffered = count - pos;
-            if (buffered > 0) {
-                out.write(buf, pos, buffered);
-                pos = count;
-                total += buffered;
-            }
-            total += FileBacked.transfer(src, out);
+        int buffered = count - pos;
+        if (buffered > 0) {
+            out.write(buf, pos, buffered);
+            pos = count;
+            total = buffered;
         }
-        // What is left (all of it when a mark is set, since the marked bytes must stay in the buffer; for a file,
-        // nothing, or what procfs-style files do not report in their size) goes through an ordinary read loop.
-        byte[] chunk = new byte[Math.max(8192, Math.min(capacity, 64 * 1024))];
-        int n;
-        while ((n = read(chunk, 0, chunk.length)) > 0) {
-            out.write(chunk, 0, n);
-            total += n;
-        }
-        return total;
+        // The buffer is empty and unmarked: the rest comes straight from the source, in the kernel when both ends
+        // are files.
+        return total + Streams.copy(src, out);
     }
 
     /** Closes the source, the first time only; later calls do nothing. */

@@ -172,6 +172,16 @@ class FastFilesTest {
             assertEquals(data.length, in.transferTo(out));
         }
         assertArrayEquals(data, Files.readAllBytes(d));
+
+        Path e = dir.resolve("e");
+        try (InputStream in = FastFiles.newUnbufferedInputStream(src);
+             FastBufferedOutputStream out = FastFiles.newOutputStream(e)) {
+            out.write(7); // still buffered when the unbuffered stream hands its bytes to the channel
+            assertEquals(data.length, in.transferTo(out));
+        }
+        byte[] withPrefix = Files.readAllBytes(e);
+        assertEquals(7, withPrefix[0]);
+        assertArrayEquals(data, Arrays.copyOfRange(withPrefix, 1, withPrefix.length));
     }
 
     @Test
