@@ -10,7 +10,9 @@ import java.nio.channels.FileChannel;
 public interface ChannelBacked {
     /**
      * The channel this stream reads or writes; its {@linkplain FileChannel#position() position} is the stream's
-     * position, and the stream holds no buffered bytes of its own.
+     * position, and the stream holds no buffered bytes of its own (a stream that read ahead gives the bytes back
+     * first). Null when the stream cannot hand its channel over now (it read ahead from a pipe, which cannot seek
+     * back): the caller then goes through the stream's own methods.
      */
     FileChannel channel();
 }

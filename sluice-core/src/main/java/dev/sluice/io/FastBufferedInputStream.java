@@ -76,8 +76,10 @@ public final class FastBufferedInputStream extends InputStream {
     private static final byte[] UNALLOCATED = new byte[0];
 
     /**
-     * The buffer; {@link #UNALLOCATED} until the first refill, null once closed. Valid data is
-     * {@code buf[pos..count)}; may grow to honour a mark.
+     * The buffer; {@link #UNALLOCATED} until the first refill and again once closed; may grow to honour a mark.
+     * Unread data is {@code buf[pos..buf.length)}: the data is kept right-aligned, ending at the array's end, so
+     * that {@link #read()} needs one comparison, {@code pos < buf.length}, which is also the array's own bounds
+     * check (the JIT folds the two). A refill that returns less than the free space moves its bytes to the end.
      */
     private byte[] buf;
 
@@ -87,13 +89,17 @@ public final class FastBufferedInputStream extends InputStream {
     /** True when no size was given: then the buffer is never made larger than the file it reads. */
     private final boolean fitToFile;
 
-    /** Index of the next byte to read; always in the range 0 through {@code count}. */
+    /** Index of the next byte to read; always in the range {@code shift} through {@code buf.length}. */
     private int pos;
 
-    /** One past the last valid byte of {@code buf}; always in the range 0 through {@code buf.length}. */
-    private int count;
+    /**
+     * How far the data was moved right to end at {@code buf.length}: the bytes before {@code shift} hold nothing.
+     * Index {@code i} of {@code BufferedInputStream}'s layout, whose refill and mark policy this class follows
+     * exactly, is {@code i + shift} here.
+     */
+    private int shift;
 
-    /** Index of the marked byte, or -1 when no mark is set; always at most {@code pos}. */
+    /** Index of the marked byte, or -1 when no mark is set; always in the range {@code shift} through {@code pos}. */
     private int markpos = -1;
 
     /** The readlimit of the last {@link #mark(int)}. */
@@ -143,9 +149,11 @@ public final class FastBufferedInputStream extends InputStream {
     }
 
     /**
-     * Refills the buffer, keeping the marked bytes. Same policy as {@code BufferedInputStream.fill()}, so the
+     * Refills the (empty) buffer, keeping the marked bytes. Same policy as {@code BufferedInputStream.fill()}, so the
      * mark survives exactly as long as it would there: drop it only once more than readlimit bytes were read and
-     * the buffer is full; otherwise slide the marked bytes to the front or grow the buffer up to readlimit.
+     * the buffer is full; otherwise slide the marked bytes to the front or grow the buffer up to readlimit. The
+     * policy runs on {@code BufferedInputStream}'s left-aligned layout (the marked bytes are moved back to it
+     * first, which costs nothing without a mark), and the result is right-aligned again.
      */
     private void fill() throws IOException {
         InputStream src = source();
@@ -157,22 +165,36 @@ public final class FastBufferedInputStream extends InputStream {
             }
             buffer = new byte[capacity];
             buf = buffer;
+            pos = capacity;
+            shift = capacity;
+            if (markpos >= 0) {
+                markpos = capacity; // marked before anything was buffered: the mark is at the next byte
+            }
         }
-        if (markpos < 0) {
-            pos = 0;
-        } else if (pos >= buffer.length) {
-            if (markpos > 0) {
-                int sz = pos - markpos;
-                System.arraycopy(buffer, markpos, buffer, 0, sz);
-                pos = sz;
-                markpos = 0;
+        // BufferedInputStream's view: its pos and count (equal, the buffer being empty) and markpos.
+        int p = pos - shift;
+        int mark = markpos;
+        if (mark >= 0) {
+            mark -= shift;
+            if (shift > 0) {
+                System.arraycopy(buffer, mark + shift, buffer, mark, p - mark);
+            }
+        }
+        if (mark < 0) {
+            p = 0;
+        } else if (p >= buffer.length) {
+            if (mark > 0) {
+                int sz = p - mark;
+                System.arraycopy(buffer, mark, buffer, 0, sz);
+                p = sz;
+                mark = 0;
             } else if (buffer.length >= marklimit) {
-                markpos = -1;
-                pos = 0;
+                mark = -1;
+                p = 0;
             } else {
-                int nsz = (int) Math.min(Math.max((long) pos * 2, 1), marklimit);
+                int nsz = (int) Math.min(Math.max((long) p * 2, 1), marklimit);
                 nsz = Math.min(nsz, Integer.MAX_VALUE - 8);
-                if (nsz <= pos) {
+                if (nsz <= p) {
                     throw new OutOfMemoryError("Required array size too large");
                 }
                 buffer = Arrays.copyOf(buffer, nsz);
@@ -180,11 +202,33 @@ public final class FastBufferedInputStream extends InputStream {
                 capacity = nsz;
             }
         }
-        count = pos;
-        int n = src.read(buffer, pos, buffer.length - pos);
-        if (n > 0) {
-            count = n + pos;
+        int count = p;
+        int n;
+        try {
+            n = src.read(buffer, p, buffer.length - p);
+        } catch (IOException | RuntimeException | Error e) {
+            align(buffer, p, p, mark); // consistent again, so that a caller may go on after the failure
+            throw e;
         }
+        if (n > 0) {
+            count = n + p;
+        }
+        align(buffer, p, count, mark);
+    }
+
+    /**
+     * Moves {@code BufferedInputStream}'s layout (next byte {@code p}, data up to {@code count}, mark {@code mark}) to
+     * this class's right-aligned one, and sets {@link #pos}, {@link #shift} and {@link #markpos}.
+     */
+    private void align(byte[] buffer, int p, int count, int mark) {
+        int sh = buffer.length - count;
+        if (sh > 0) {
+            int from = mark >= 0 ? mark : p;
+            System.arraycopy(buffer, from, buffer, from + sh, count - from);
+        }
+        shift = sh;
+        pos = p + sh;
+        markpos = mark < 0 ? -1 : mark + sh;
     }
 
     /**
@@ -195,20 +239,27 @@ public final class FastBufferedInputStream extends InputStream {
      */
     @Override
     public int read() throws IOException {
-        // Hot path kept tiny so the JIT inlines it into the caller's loop. After close, pos == count == 0, so a
-        // closed stream always takes the slow path, which throws.
-        if (pos < count) {
-            return buf[pos++] & 0xFF;
+        // Hot path kept tiny so the JIT inlines it into the caller's loop: one comparison, which is also the bounds
+        // check (unread data always ends at buf.length). After close, buf is empty, so a closed stream always
+        // takes the slow path, which throws.
+        byte[] b = buf;
+        int p = pos;
+        if (p < b.length) {
+            pos = p + 1;
+            return b[p] & 0xFF;
         }
         return readSlow();
     }
 
     private int readSlow() throws IOException {
         fill();
-        if (pos >= count) {
+        byte[] b = buf;
+        int p = pos;
+        if (p >= b.length) {
             return -1;
         }
-        return buf[pos++] & 0xFF;
+        pos = p + 1;
+        return b[p] & 0xFF;
     }
 
     /**
@@ -229,13 +280,13 @@ public final class FastBufferedInputStream extends InputStream {
         if (len == 0) {
             return 0;
         }
-        int avail = count - pos;
+        int avail = buf.length - pos;
         if (avail <= 0) {
             if (len >= Math.min(capacity, DIRECT_READ_THRESHOLD) && markpos < 0) {
                 return src.read(b, off, len);
             }
             fill();
-            avail = count - pos;
+            avail = buf.length - pos;
             if (avail <= 0) {
                 return -1;
             }
@@ -259,13 +310,13 @@ public final class FastBufferedInputStream extends InputStream {
         if (n <= 0) {
             return 0;
         }
-        long avail = count - pos;
+        long avail = buf.length - pos;
         if (avail <= 0) {
             if (markpos < 0) {
                 return src.skip(n);
             }
             fill();
-            avail = count - pos;
+            avail = buf.length - pos;
             if (avail <= 0) {
                 return 0;
             }
@@ -283,7 +334,7 @@ public final class FastBufferedInputStream extends InputStream {
     @Override
     public int available() throws IOException {
         InputStream src = source();
-        int n = count - pos;
+        int n = buf.length - pos;
         return n > 0 ? n : src.available();
     }
 
@@ -330,7 +381,7 @@ public final class FastBufferedInputStream extends InputStream {
         if (markpos >= 0) {
             return super.readAllBytes(); // through read(), so that the mark keeps its bytes
         }
-        int buffered = count - pos;
+        int buffered = buf.length - pos;
         byte[] rest = src.readAllBytes();
         if (buffered <= 0) {
             return rest;
@@ -341,7 +392,7 @@ public final class FastBufferedInputStream extends InputStream {
         byte[] all = new byte[buffered + rest.length];
         System.arraycopy(buf, pos, all, 0, buffered);
         System.arraycopy(rest, 0, all, buffered, rest.length);
-        pos = count;
+        pos = buf.length;
         return all;
     }
 
@@ -362,10 +413,10 @@ public final class FastBufferedInputStream extends InputStream {
             return super.transferTo(out); // through read(), so that the mark keeps its bytes
         }
         long total = 0;
-        int buffered = count - pos;
+        int buffered = buf.length - pos;
         if (buffered > 0) {
             out.write(buf, pos, buffered);
-            pos = count;
+            pos = buf.length;
             total = buffered;
         }
         // The buffer is empty and unmarked: the rest comes straight from the source, in the kernel when both ends
@@ -381,9 +432,9 @@ public final class FastBufferedInputStream extends InputStream {
             return;
         }
         in = null;
-        buf = null;
+        buf = UNALLOCATED;
         pos = 0;
-        count = 0;
+        shift = 0;
         markpos = -1;
         src.close();
     }

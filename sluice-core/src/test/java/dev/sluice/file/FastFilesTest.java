@@ -32,15 +32,11 @@ class FastFilesTest {
     Path dir;
 
     private Path fileOf(byte[] data) throws IOException {
-        Path p = Files.createTempFile(dir, "data", ".bin");
-        Files.write(p, data);
-        return p;
+        return dev.sluice.testing.TestFiles.fileOf(dir, data);
     }
 
     private static byte[] random(int size, long seed) {
-        byte[] b = new byte[size];
-        new Random(seed).nextBytes(b);
-        return b;
+        return dev.sluice.testing.TestFiles.random(size, seed);
     }
 
     @Test

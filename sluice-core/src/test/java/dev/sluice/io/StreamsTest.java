@@ -315,20 +315,8 @@ class StreamsTest {
         assertThrows(InjectedIOException.class, () -> Streams.contentEquals(a, b));
     }
 
-    /** Makes a FIFO with mkfifo(1) and starts a thread that writes {@code data} into it and closes it. */
-    private Thread fifoWriter(Path fifo, byte[] data) throws Exception {
-        Process p = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        org.junit.jupiter.api.Assumptions.assumeTrue(p.waitFor() == 0, "mkfifo is needed");
-        Thread t = new Thread(() -> {
-            try (OutputStream out = new FileOutputStream(fifo.toFile())) {
-                out.write(data);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
+    private static Thread fifoWriter(Path fifo, byte[] data) throws Exception {
+        return dev.sluice.testing.TestFiles.fifoWriter(fifo, data);
     }
 
     @Test
