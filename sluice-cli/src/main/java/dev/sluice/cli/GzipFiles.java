@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.file.FastFiles;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.FilterInputStream;
@@ -201,7 +202,9 @@ final class GzipFiles {
 
     /** Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal. */
     private static InputStream open(Path source) throws IOException {
-        InputStream in = Files.newInputStream(source);
+        // Sluice's file stream: it reads ahead 256 KiB per system call, and its transferTo copies through a 64 KiB
+        // buffer (the JDK's stream makes one system call and one write per 8 KiB).
+        InputStream in = FastFiles.newUnbufferedInputStream(source);
         long size = Files.size(source);
         if (size < PROGRESS_THRESHOLD || !Terminals.interactive()) {
             return in;

@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -76,6 +77,11 @@ public final class ParallelGzipOutputStream extends OutputStream {
     /** Blocks submitted and not yet written, oldest first. */
     private final ArrayDeque<Future<Compressed>> inFlight = new ArrayDeque<>();
     private final ArrayDeque<byte[]> freeBlocks = new ArrayDeque<>();
+    /**
+     * Output arrays of written blocks, for the workers to reuse: a fresh array per block would cost a zeroed
+     * {@code blockSize + 1/8} bytes each time (a humongous allocation under G1 at the default 1 MiB block).
+     */
+    private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
     /**
      * The block being filled: the dictionary in {@code block[DICTIONARY_SIZE - dictLen .. DICTIONARY_SIZE)}, data in
      * {@code block[DICTIONARY_SIZE .. DICTIONARY_SIZE + blockLen)}.
@@ -305,6 +311,9 @@ public final class ParallelGzipOutputStream extends OutputStream {
             if (freeBlocks.size() < maxInFlight) {
                 freeBlocks.add(c.input);
             }
+            if (freeOutputs.size() < maxInFlight) { // written: the array is free again
+                freeOutputs.offer(c.out);
+            }
         }
     }
 
@@ -317,7 +326,11 @@ public final class ParallelGzipOutputStream extends OutputStream {
                 engine.setDictionary(input, DICTIONARY_SIZE - dictLen, dictLen);
             }
             engine.setInput(input, DICTIONARY_SIZE, len);
-            byte[] o = new byte[len + (len >>> 3) + 64];
+            int need = len + (len >>> 3) + 64;
+            byte[] o = freeOutputs.poll();
+            if (o == null || o.length < need) {
+                o = new byte[need];
+            }
             int n = 0;
             if (last) {
                 engine.finish();

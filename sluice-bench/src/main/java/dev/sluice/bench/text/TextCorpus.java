@@ -42,6 +42,10 @@ final class TextCorpus {
     /** The corpus called {@code name} ("java", "ja" or "latin1"). */
     static Path get(String name) throws IOException {
         Path p = dir().resolve(name + ".txt");
+        long min = minimumSize(name);
+        if (Files.exists(p) && Files.size(p) < min) {
+            Files.delete(p); // made before the man pages were installed: make it again
+        }
         if (!Files.exists(p)) {
             Path tmp = Files.createTempFile(dir(), name, ".tmp");
             try (OutputStream out = Files.newOutputStream(tmp)) {
@@ -52,10 +56,29 @@ final class TextCorpus {
                     default -> throw new IllegalArgumentException("unknown corpus: " + name);
                 }
             }
+            long size = Files.size(tmp);
+            if (size < min) {
+                Files.delete(tmp);
+                throw new IOException("corpus " + name + " has only " + size + " bytes (at least " + min
+                        + " expected): install Debian's manpages-" + (name.equals("ja") ? "ja" : "fr, -de, -es, -it,"
+                        + " -pt, -nl, -sv, -da") + "; other packages' few pages are not a corpus");
+            }
             Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
         warm(p);
         return p;
+    }
+
+    /**
+     * The least size a corpus must have: /usr/share/man/ja exists without manpages-ja (other packages bring a few
+     * Japanese pages), and a 600 KB corpus measures something else than the 13 MB one the docs describe.
+     */
+    private static long minimumSize(String name) {
+        return switch (name) {
+            case "ja" -> 8L << 20;
+            case "latin1" -> 4L << 20;
+            default -> 0;
+        };
     }
 
     /**
