@@ -6,9 +6,12 @@ import dev.sluice.gzip.ParallelGzipOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -52,9 +55,86 @@ final class GzipCommand implements Callable<Integer> {
         if (threads < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "-p must be at least 1: " + threads);
         }
-        GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
-        // As gzip: compressed bytes on a terminal help nobody (this.io is only set by tests, never a terminal).
-        boolean refuseTerminal = !options.force && this.io == null && GzipFiles.Terminals.interactive();
+        // this.io is only set by tests, which never write to a terminal.
+        boolean ownIo = this.io == null;
+        return run(ownIo ? new GzipFiles(spec.commandLine().getErr()) : this.io, ownIo);
+    }
+
+    /**
+     * The common forms, {@code sluice gzip [-1..-9] [-c] [-k] [-f] [-p N] FILE...} (letters may be grouped, as in
+     * {@code -9kf}), without picocli: building picocli's model of every subcommand costs about 90 ms of start-up,
+     * which is 5% of compressing 200 MB on two cores. Anything else (long options, {@code -h}, an unknown letter, a
+     * {@code -p} value outside 1..256) returns null and goes through picocli, which also owns the usage errors.
+     *
+     * @return the exit code, or null when picocli must handle these arguments
+     */
+    static Integer runPlainForm(String[] args, PrintWriter err) {
+        if (args.length < 2 || !args[0].equals("gzip")) {
+            return null;
+        }
+        GzipCommand c = new GzipCommand();
+        List<String> files = new ArrayList<>();
+        boolean operandsOnly = false;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (operandsOnly || a.equals("-") || !a.startsWith("-")) {
+                files.add(a);
+            } else if (a.equals("--")) {
+                operandsOnly = true;
+            } else if (a.equals("-p")) {
+                int n = i + 1 < args.length ? smallCount(args[i + 1]) : -1;
+                if (n < 1 || n > 256) {
+                    return null;
+                }
+                c.threads = n;
+                i++;
+            } else {
+                for (int k = 1; k < a.length(); k++) {
+                    char ch = a.charAt(k);
+                    if (ch >= '1' && ch <= '9') {
+                        c.level = ch - '0';
+                    } else if (ch == 'c') {
+                        c.options.toStdout = true;
+                    } else if (ch == 'k') {
+                        c.options.keep = true;
+                    } else if (ch == 'f') {
+                        c.options.force = true;
+                    } else {
+                        return null;
+                    }
+                }
+            }
+        }
+        c.options.files = files;
+        try {
+            return c.run(new GzipFiles(err), true);
+        } catch (RuntimeException e) {
+            err.println("sluice: " + Main.describe(e)); // as Main's handler does for picocli's commands
+            return Main.EXIT_TROUBLE;
+        } finally {
+            err.flush();
+        }
+    }
+
+    /** The value of a short decimal string of at most 3 digits, or -1. */
+    private static int smallCount(String s) {
+        if (s.isEmpty() || s.length() > 3) {
+            return -1;
+        }
+        int n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < '0' || ch > '9') {
+                return -1;
+            }
+            n = n * 10 + (ch - '0');
+        }
+        return n;
+    }
+
+    private int run(GzipFiles io, boolean mayBeTerminal) {
+        // As gzip: compressed bytes on a terminal help nobody.
+        boolean refuseTerminal = !options.force && mayBeTerminal && GzipFiles.Terminals.interactive();
         for (String name : options.filesOrStdin()) {
             if ((name.equals("-") || options.toStdout) && refuseTerminal) {
                 io.error("compressed data not written to a terminal. Use -f to force compression.");

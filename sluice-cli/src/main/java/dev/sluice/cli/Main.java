@@ -84,10 +84,13 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // The plain `sluice cmp A B` skips picocli's start-up; see CmpCommand.runPlainForm for why and the numbers.
+        // The plain forms of `sluice cmp` and `sluice gzip` skip picocli's start-up; see their runPlainForm.
         PrintWriter out = new PrintWriter(System.out);
         PrintWriter err = new PrintWriter(System.err);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
+        if (quick == null) {
+            quick = GzipCommand.runPlainForm(args, err);
+        }
         int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);
     }

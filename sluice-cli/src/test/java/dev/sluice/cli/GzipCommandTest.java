@@ -198,4 +198,72 @@ class GzipCommandTest {
         assertArrayEquals(data, Files.readAllBytes(dir.resolve("g")));
         assertFalse(Files.exists(g));
     }
+
+    /**
+     * The plain form (Main's fast path) and picocli agree: the same exit code, stderr and output file for every
+     * form the plain parser takes; and it hands every other form to picocli.
+     */
+    @Test
+    void thePlainFormDoesWhatPicocliDoes() throws IOException {
+        byte[] data = data(300_000, 41);
+        String[][] forms = {
+            {"-k"}, {"-1", "-k"}, {"-9kf"}, {"-k", "-p", "1"}, {"-p", "2", "-k"}, {"-3", "-k", "-f"}, {"-k", "--"},
+            {}, // replaces the file
+        };
+        for (String[] form : forms) {
+            byte[][] gz = new byte[2][];
+            String[] errs = new String[2];
+            int[] codes = new int[2];
+            for (int way = 0; way < 2; way++) {
+                Path sub = Files.createDirectories(dir.resolve("form" + String.join("", form) + way));
+                Path f = sub.resolve("a.txt");
+                Files.write(f, data);
+                Files.setLastModifiedTime(f, FileTime.from(Instant.ofEpochSecond(1_600_000_000L)));
+                String[] args = new String[form.length + 2];
+                args[0] = "gzip";
+                System.arraycopy(form, 0, args, 1, form.length);
+                args[args.length - 1] = f.toString();
+                StringWriter e = new StringWriter();
+                if (way == 0) {
+                    Integer code = GzipCommand.runPlainForm(args, new PrintWriter(e, true));
+                    assertTrue(code != null, "the plain form takes " + Arrays.toString(args));
+                    codes[way] = code;
+                } else {
+                    CommandLine cl = Main.commandLine();
+                    cl.setErr(new PrintWriter(e, true));
+                    codes[way] = cl.execute(args);
+                }
+                errs[way] = e.toString();
+                gz[way] = Files.readAllBytes(sub.resolve("a.txt.gz"));
+                assertEquals(form.length > 0, Files.exists(f), "input kept with -k only: " + Arrays.toString(form));
+            }
+            String what = Arrays.toString(form);
+            assertEquals(codes[1], codes[0], what + ": exit code");
+            assertEquals(errs[1], errs[0], what + ": stderr");
+            assertArrayEquals(gz[1], gz[0], what + ": output");
+            assertArrayEquals(data, gunzip(gz[0]), what);
+        }
+        // Errors: the same words and codes both ways.
+        Path missing = dir.resolve("missing");
+        Path exists = file("b", data);
+        file("b.gz", new byte[] {1});
+        for (String[] args : new String[][] {{"gzip", missing.toString()}, {"gzip", exists.toString()},
+                {"gzip", "-k", missing.toString(), exists.toString()}}) {
+            StringWriter e0 = new StringWriter();
+            StringWriter e1 = new StringWriter();
+            Integer plain = GzipCommand.runPlainForm(args, new PrintWriter(e0, true));
+            CommandLine cl = Main.commandLine();
+            cl.setErr(new PrintWriter(e1, true));
+            int picocli = cl.execute(args);
+            assertEquals(Integer.valueOf(picocli), plain, Arrays.toString(args));
+            assertEquals(e1.toString(), e0.toString(), Arrays.toString(args));
+        }
+        // Everything else is picocli's.
+        for (String[] args : new String[][] {{"gzip"}, {"gunzip", "x"}, {"gzip", "--fast", "x"}, {"gzip", "-h"},
+                {"gzip", "-p", "0", "x"}, {"gzip", "-p", "257", "x"}, {"gzip", "-p"}, {"gzip", "-x", "x"},
+                {"gzip", "--verbose", "x"}, {"gzip", "-p2", "x"}}) {
+            assertEquals(null, GzipCommand.runPlainForm(args, new PrintWriter(new StringWriter())),
+                    Arrays.toString(args));
+        }
+    }
 }
