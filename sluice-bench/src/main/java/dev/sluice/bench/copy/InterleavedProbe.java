@@ -25,7 +25,7 @@ import java.util.Map;
  * drifts over all of them alike. Not a replacement for JMH (no forks, no blackholes: each op returns a value that is
  * summed and printed); a way to read ratios on a busy machine.
  *
- * <p>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.copy.InterleavedProbe compare|copy ROUNDS}
+ * <p>{@code java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.copy.InterleavedProbe compare|copy|read ROUNDS}
  */
 public final class InterleavedProbe {
     private InterleavedProbe() {}
@@ -71,10 +71,42 @@ public final class InterleavedProbe {
         }
     }
 
+    private static long drain(InputStream in, byte[] a) throws IOException {
+        long total = 0;
+        try (in) {
+            int n;
+            while ((n = in.read(a, 0, a.length)) >= 0) {
+                total += n + a[0];
+            }
+        }
+        return total;
+    }
+
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
         Map<String, Op> ops = new LinkedHashMap<>();
-        if (args.length > 0 && args[0].equals("copy")) {
+        if (args.length > 0 && args[0].equals("read")) {
+            // Issue 2's bulk-read target: 64 KiB reads of a page-cached 256 MiB file into a heap array, against
+            // FileChannel.read into a 64 KiB direct buffer (one copy fewer). JMH runs each in its own fork, one
+            // after the other, and on a VM with background memory scanning the forks differ by more than the
+            // methods do; here they take turns.
+            Path f = CopyData.randomFile("read-256m.bin", StreamCopyBench.SIZE);
+            byte[] array = new byte[64 * 1024];
+            ByteBuffer direct = ByteBuffer.allocateDirect(64 * 1024);
+            ops.put("FileChannel.read, direct 64 KiB", () -> {
+                long total = 0;
+                try (FileChannel ch = FileChannel.open(f)) {
+                    int n;
+                    while ((n = ch.read(direct.clear())) >= 0) {
+                        total += n + direct.get(0);
+                    }
+                }
+                return total;
+            });
+            ops.put("FileInputStream, 64 KiB array", () -> drain(new FileInputStream(f.toFile()), array));
+            ops.put("FastFiles.newInputStream, 64 KiB", () -> drain(FastFiles.newInputStream(f), array));
+            ops.put("FastFiles unbuffered, 64 KiB", () -> drain(FastFiles.newUnbufferedInputStream(f), array));
+        } else if (args.length > 0 && args[0].equals("copy")) {
             Path s = CopyData.randomFile("copy-256m.bin", StreamCopyBench.SIZE);
             Path t = CopyData.dir().resolve("probe-target.bin");
             ops.put("loop 8 KiB", () -> loop(s, t, 8192));
