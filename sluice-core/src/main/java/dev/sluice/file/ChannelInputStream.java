@@ -104,6 +104,7 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
                 return -1;
             }
         } catch (ClosedChannelException e) {
+            dropBuffer();
             throw closedUnderneath(e);
         }
         int n = Math.min(len, a.remaining());
@@ -135,6 +136,19 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
             a.flip(); // what was read, or nothing if the read failed
         }
         return n;
+    }
+
+    /**
+     * The channel was closed under a read (by an interrupt, or by another thread while this one read): the buffer
+     * this stream holds is dropped rather than pooled, since no one can say whether a read still fills it, and the
+     * stream no longer holds one.
+     */
+    private void dropBuffer() {
+        ByteBuffer a = ahead;
+        if (a != null && a != NO_READ_AHEAD) {
+            ahead = null;
+            ReadAheadBuffers.release(a, false);
+        }
     }
 
     /** The channel was closed by someone else (or by an interrupt): report it as the stream being closed. */

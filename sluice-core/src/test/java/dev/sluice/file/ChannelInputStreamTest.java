@@ -254,4 +254,28 @@ class ChannelInputStreamTest {
         assertEquals(before[1] - 1, after[1], "and was dropped, so the pool may make another");
         assertEquals("Stream closed", assertThrows(IOException.class, in::read).getMessage());
     }
+
+    /** Buffers taken from the pool and not given back: live minus free. */
+    private static int held() {
+        int[] c = ReadAheadBuffers.counts();
+        return c[1] - c[0];
+    }
+
+    @Test
+    void anInterruptedReadLeavesNoBufferHeld() throws IOException {
+        Path p = fileOf(random(AHEAD + 10, 13));
+        int before = held();
+        InputStream in = FastFiles.newUnbufferedInputStream(p);
+        try {
+            Thread.currentThread().interrupt(); // FileChannel closes itself on an interrupted read
+            IOException e = assertThrows(IOException.class, in::read);
+            assertEquals("Stream closed", e.getMessage());
+            assertTrue(e.getCause() instanceof java.nio.channels.ClosedByInterruptException, String.valueOf(e.getCause()));
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(before, held(), "the buffer taken for the read was dropped");
+        in.close();
+        assertEquals(before, held(), "and close gives back nothing twice");
+    }
 }
