@@ -39,8 +39,15 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
      */
     private ByteBuffer ahead;
 
-    /** The thread that took {@link #ahead} from the pool: only that thread can be sure no read still uses it. */
+    /** The thread that took {@link #ahead} from the pool. */
     private Thread owner;
+
+    /**
+     * Set once another thread than {@link #owner} has read: then a close cannot know that no read still uses the
+     * buffer (a stream handed to a worker and closed by its creator to cancel it), so close drops it instead of
+     * pooling it.
+     */
+    private boolean shared;
 
     /** For {@link #read()}: unbuffered single-byte reads are slow anyway, but need not allocate. */
     private byte[] single;
@@ -59,7 +66,13 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
         ByteBuffer a = ahead;
         if (a != null && a.hasRemaining()) {
             try {
-                ch.position(ch.position() - a.remaining());
+                // Only a regular file gives bytes back by seeking: a pipe cannot seek, and a device such as
+                // /dev/zero seeks without moving (its position stays 0) and procfs files report size 0.
+                long back = ch.position() - a.remaining();
+                if (back < 0 || ch.size() <= 0) {
+                    return null;
+                }
+                ch.position(back);
             } catch (IOException notSeekable) {
                 return null;
             }
@@ -95,6 +108,8 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
         ByteBuffer a = ahead;
         if (a == null) {
             a = takeBuffer();
+        } else if (owner != Thread.currentThread() && a != NO_READ_AHEAD) {
+            shared = true;
         }
         try {
             if (a == NO_READ_AHEAD) {
@@ -143,7 +158,7 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
      * this stream holds is dropped rather than pooled, since no one can say whether a read still fills it, and the
      * stream no longer holds one.
      */
-    private void dropBuffer() {
+    private synchronized void dropBuffer() { // synchronized with close(): the buffer is released once
         ByteBuffer a = ahead;
         if (a != null && a != NO_READ_AHEAD) {
             ahead = null;
@@ -192,7 +207,11 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
             return k + super.skip(n - k);
         }
         long skipped = Math.min(n - k, Math.max(0, size - pos));
-        ch.position(pos + skipped);
+        try {
+            ch.position(pos + skipped);
+        } catch (ClosedChannelException e) {
+            throw closedUnderneath(e);
+        }
         return k + skipped;
     }
 
@@ -259,20 +278,25 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
     }
 
     /**
-     * Closes the channel, the first time only. The read-ahead buffer goes back to the pool when the thread closing
-     * is the one that read; closed from another thread, a read may still be filling it, so it is left to the
-     * garbage collector.
+     * Closes the channel, the first time only (also when two threads close at once). The channel is closed first,
+     * which waits for a read under way in another thread to leave the kernel; the read-ahead buffer then goes back
+     * to the pool only when the closing thread is the only one that ever read this stream. Otherwise a read may still
+     * be copying out of it, so it is left to the garbage collector.
      */
     @Override
-    public void close() throws IOException {
-        if (!closed) {
-            closed = true;
-            ByteBuffer a = ahead;
-            ahead = null;
-            if (a != null && a != NO_READ_AHEAD) {
-                ReadAheadBuffers.release(a, owner == Thread.currentThread());
-            }
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ByteBuffer a = ahead;
+        ahead = null;
+        try {
             ch.close();
+        } finally {
+            if (a != null && a != NO_READ_AHEAD) {
+                ReadAheadBuffers.release(a, owner == Thread.currentThread() && !shared);
+            }
         }
     }
 }

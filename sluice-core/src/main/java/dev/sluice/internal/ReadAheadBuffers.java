@@ -55,7 +55,13 @@ public final class ReadAheadBuffers {
         }
         for (int live = LIVE.get(); live < LIMIT; live = LIVE.get()) {
             if (LIVE.compareAndSet(live, live + 1)) {
-                return ByteBuffer.allocateDirect(SIZE);
+                try {
+                    return ByteBuffer.allocateDirect(SIZE);
+                } catch (OutOfMemoryError directMemoryExhausted) {
+                    // -XX:MaxDirectMemorySize reached: read without read-ahead rather than fail the read.
+                    LIVE.decrementAndGet();
+                    return null;
+                }
             }
         }
         return null;

@@ -278,4 +278,72 @@ class ChannelInputStreamTest {
         in.close();
         assertEquals(before, held(), "and close gives back nothing twice");
     }
+
+    /** A stream read by a worker and closed by the thread that opened it (to cancel the worker): not pooled. */
+    @Test
+    void aStreamReadByAnotherThreadIsNotPooledWhenItsOwnerClosesIt() throws Exception {
+        Path p = fileOf(random(AHEAD * 3, 17));
+        int before = held();
+        int[] counts = ReadAheadBuffers.counts();
+        InputStream in = FastFiles.newUnbufferedInputStream(p);
+        in.read(); // this thread takes the buffer
+        Thread worker = new Thread(() -> {
+            try {
+                in.read(new byte[1000]);
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        worker.start();
+        worker.join();
+        in.close();
+        int[] after = ReadAheadBuffers.counts();
+        assertEquals(before, held(), "nothing held after close");
+        assertTrue(after[1] <= counts[1], "the buffer was dropped, not pooled: " + Arrays.toString(counts) + " -> "
+                + Arrays.toString(after));
+        assertTrue(after[0] <= counts[0], "no buffer was added to the free ones");
+    }
+
+    /** /dev/zero seeks without moving: giving read-ahead bytes back by seeking must not be tried there. */
+    @Test
+    void aDeviceThatDoesNotSeekIsReadThroughTheStream() throws IOException {
+        Path zero = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "needs /dev/zero");
+        try (InputStream in = FastFiles.newInputStream(zero)) {
+            assertEquals(8192, in.read(new byte[8192])); // straight to the file stream, which reads ahead
+            assertEquals(0, in.read()); // the buffered stream's first refill asks the file's size
+            byte[] more = in.readNBytes(300_000);
+            assertEquals(300_000, more.length);
+            for (byte b : more) {
+                assertEquals(0, b);
+            }
+        }
+        try (InputStream in = FastFiles.newUnbufferedInputStream(zero)) {
+            in.read();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            assertEquals(1000, Streams.copy(new LimitedStream(in, 1000), out));
+        }
+    }
+
+    /** At most {@code limit} bytes of {@code in}: not file-backed, so copies go through read(). */
+    private static final class LimitedStream extends java.io.FilterInputStream {
+        private int left;
+
+        LimitedStream(InputStream in, int limit) {
+            super(in);
+            left = limit;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (left == 0) {
+                return -1;
+            }
+            int n = in.read(b, off, Math.min(len, left));
+            if (n > 0) {
+                left -= n;
+            }
+            return n;
+        }
+    }
 }
