@@ -173,6 +173,20 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
         return io;
     }
 
+    /**
+     * The file's bytes after the channel's position (0 when the size is unknown, as for procfs), or -1 when the
+     * channel cannot seek (a pipe).
+     */
+    private long leftInFile() throws IOException {
+        try {
+            return Math.max(0, ch.size() - ch.position());
+        } catch (ClosedChannelException e) {
+            throw closedUnderneath(e);
+        } catch (IOException notSeekable) {
+            return -1;
+        }
+    }
+
     /** The bytes read ahead and not yet handed out. */
     private int buffered() {
         ByteBuffer a = ahead;
@@ -196,19 +210,13 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
                 return k;
             }
         }
-        long pos;
-        long size;
-        try {
-            pos = ch.position();
-            size = ch.size();
-        } catch (ClosedChannelException e) {
-            throw closedUnderneath(e);
-        } catch (IOException notSeekable) {
-            return k + super.skip(n - k);
+        long left = leftInFile();
+        if (left < 0) {
+            return k + super.skip(n - k); // a pipe: skipped by reading
         }
-        long skipped = Math.min(n - k, Math.max(0, size - pos));
+        long skipped = Math.min(n - k, left);
         try {
-            ch.position(pos + skipped);
+            ch.position(ch.position() + skipped);
         } catch (ClosedChannelException e) {
             throw closedUnderneath(e);
         }
@@ -219,29 +227,22 @@ final class ChannelInputStream extends InputStream implements ChannelBacked {
     public int available() throws IOException {
         ensureOpen();
         int buffered = buffered();
-        long left;
-        try {
-            left = buffered + Math.max(0, ch.size() - ch.position());
-        } catch (ClosedChannelException e) {
-            throw closedUnderneath(e);
-        } catch (IOException notSeekable) {
+        long left = leftInFile();
+        if (left < 0) {
             return buffered; // a pipe: what we hold is all we know of
         }
-        return (int) Math.min(left, Integer.MAX_VALUE);
+        return (int) Math.min(buffered + left, Integer.MAX_VALUE);
     }
 
     @Override
     public byte[] readAllBytes() throws IOException {
         ensureOpen();
         int buffered = buffered();
-        long left;
-        try {
-            left = ch.size() - ch.position() + buffered;
-        } catch (ClosedChannelException e) {
-            throw closedUnderneath(e);
-        } catch (IOException notSeekable) {
+        long inFile = leftInFile();
+        if (inFile < 0) {
             return super.readAllBytes(); // a pipe: no size to go by
         }
+        long left = buffered + inFile;
         if (left > Integer.MAX_VALUE - 8) {
             throw new OutOfMemoryError("Required array size too large");
         }
