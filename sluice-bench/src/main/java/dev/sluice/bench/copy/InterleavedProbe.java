@@ -1,6 +1,7 @@
 package dev.sluice.bench.copy;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.sluice.bench.io.BenchData;
 import dev.sluice.file.FastFiles;
 import dev.sluice.internal.ChannelCompare;
 import dev.sluice.io.Streams;
@@ -71,17 +72,6 @@ public final class InterleavedProbe {
         }
     }
 
-    private static long drain(InputStream in, byte[] a) throws IOException {
-        long total = 0;
-        try (in) {
-            int n;
-            while ((n = in.read(a, 0, a.length)) >= 0) {
-                total += n + a[0];
-            }
-        }
-        return total;
-    }
-
     public static void main(String[] args) throws IOException {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 9;
         Map<String, Op> ops = new LinkedHashMap<>();
@@ -90,7 +80,7 @@ public final class InterleavedProbe {
             // FileChannel.read into a 64 KiB direct buffer (one copy fewer). JMH runs each in its own fork, one
             // after the other, and on a VM with background memory scanning the forks differ by more than the
             // methods do; here they take turns.
-            Path f = CopyData.randomFile("read-256m.bin", StreamCopyBench.SIZE);
+            Path f = BenchData.randomFile(256L << 20); // BulkReadBench's file
             byte[] array = new byte[64 * 1024];
             ByteBuffer direct = ByteBuffer.allocateDirect(64 * 1024);
             ops.put("FileChannel.read, direct 64 KiB", () -> {
@@ -103,9 +93,9 @@ public final class InterleavedProbe {
                 }
                 return total;
             });
-            ops.put("FileInputStream, 64 KiB array", () -> drain(new FileInputStream(f.toFile()), array));
-            ops.put("FastFiles.newInputStream, 64 KiB", () -> drain(FastFiles.newInputStream(f), array));
-            ops.put("FastFiles unbuffered, 64 KiB", () -> drain(FastFiles.newUnbufferedInputStream(f), array));
+            ops.put("FileInputStream, 64 KiB array", () -> BenchData.drain(new FileInputStream(f.toFile()), array));
+            ops.put("FastFiles.newInputStream, 64 KiB", () -> BenchData.drain(FastFiles.newInputStream(f), array));
+            ops.put("FastFiles unbuffered, 64 KiB", () -> BenchData.drain(FastFiles.newUnbufferedInputStream(f), array));
         } else if (args.length > 0 && args[0].equals("copy")) {
             Path s = CopyData.randomFile("copy-256m.bin", StreamCopyBench.SIZE);
             Path t = CopyData.dir().resolve("probe-target.bin");

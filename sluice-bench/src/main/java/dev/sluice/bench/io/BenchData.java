@@ -11,10 +11,11 @@ import java.util.SplittableRandom;
  * Files the I/O benchmarks read: random bytes (incompressible, no pattern a JIT or cache could exploit), made once
  * under {@code java.io.tmpdir}/sluice-bench and reused, then read once so the runs measure page-cached reads.
  */
-final class BenchData {
+public final class BenchData {
     private BenchData() {}
 
-    static Path randomFile(long size) throws IOException {
+    /** A page-cached file of {@code size} random bytes, made if missing; shared with other packages' probes. */
+    public static Path randomFile(long size) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "sluice-bench");
         Files.createDirectories(dir);
         Path p = dir.resolve("random-" + size + ".bin");
@@ -51,8 +52,9 @@ final class BenchData {
             }
         }
     }
+
     /** Reads {@code in} to its end into {@code a}, closes it, and returns a value the JIT must compute. */
-    static long drain(java.io.InputStream in, byte[] a) throws IOException {
+    public static long drain(java.io.InputStream in, byte[] a) throws IOException {
         long total = 0;
         try (in) {
             int n;
