@@ -76,8 +76,7 @@ public final class FastReader extends Reader {
     private static final long NL = 0x0A0A0A0A0A0A0A0AL;
     private static final long CR = 0x0D0D0D0D0D0D0D0DL;
     private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    /** Added to the low 7 bits of a byte, sets its high bit exactly when the byte is 0x0E or more. */
-    private static final long BELOW_0E = 0x7272727272727272L;
+    private static final long BYTES_0E = 0x0E0E0E0E0E0E0E0EL;
     private static final char REPLACEMENT = '\uFFFD';
     /**
      * ASCII runs at least this long are widened by the JDK's ISO-8859-1 decoder, whose inner loop is a HotSpot
@@ -94,6 +93,13 @@ public final class FastReader extends Reader {
      */
     private static final int JDK_WINDOW = 1024;
     private static final int JDK_WINDOW_MIN = 64;
+    /**
+     * {@link #utf8} widens eight bytes at once at a short ASCII run only when this many bytes are left to decode (and
+     * not in strict mode, which may stop early): a char takes at most three bytes, so the bytes after the run decode
+     * to more than the seven chars the wide write may have put past it, and overwrite them before the call returns.
+     * The caller's array never keeps a char past the count returned (tested: TextSamples.readAll).
+     */
+    private static final int WIDE_SLACK = 32;
     private static final long HIGH_BITS = 0x8080808080808080L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -137,6 +143,8 @@ public final class FastReader extends Reader {
     /** Where the current line is: 0 in chars; LINE_BYTES_LATIN in bytes, one char per byte; LINE_BYTES in bytes. */
     private int lineMode;
     private LineView view;
+    /** Set by {@link #scanLine}: the OR of the bytes it passed. */
+    private long scanOr;
     /** Chars of the current line when it had to be decoded for {@link #forEachLine}. */
     private char[] scratch;
 
@@ -367,7 +375,11 @@ public final class FastReader extends Reader {
             v = view = new LineView();
         }
         long count = 0;
-        while (nextLine()) {
+        for (;;) {
+            count += linesInBuffer(v, action);
+            if (!nextLine()) {
+                return count;
+            }
             int len = lineEnd - lineStart;
             switch (lineMode) {
                 case LINE_CHARS -> v.set(chars, lineStart, len);
@@ -376,6 +388,39 @@ public final class FastReader extends Reader {
                     int n = decodeLine(lineStart, lineEnd); // may replace scratch: read it afterwards
                     v.set(scratch, 0, n);
                 }
+            }
+            action.accept(v);
+            count++;
+        }
+    }
+
+    /**
+     * forEachLine's fast path: hands over the lines that end inside bytes[bp, bl) without a refill, one tight loop
+     * with no per-line call into {@link #nextLine()}; returns how many. Leaves the rest (a line that continues past
+     * bl, a CR at bl - 1, chars already decoded, strict mode) to nextLine(). bp moves past each line before the
+     * action runs, so an action that throws leaves the reader after its line, as nextLine() does.
+     */
+    private long linesInBuffer(LineView v, Consumer<? super CharSequence> action) throws IOException {
+        long count = 0;
+        while (!closed && cp == cl && pendingLow == 0 && kind != Kind.OTHER && !strict && !skipLF && !bomPending) {
+            byte[] b = bytes;
+            int end = bl;
+            int start = bp;
+            int i = scanLine(b, start, end);
+            int next;
+            if (i + 1 < end) {
+                next = b[i] == '\n' || b[i + 1] != '\n' ? i + 1 : i + 2;
+            } else if (i + 1 == end && b[i] == '\n') {
+                next = end;
+            } else {
+                return count; // no terminator before bl, or a CR whose LF may follow after a refill
+            }
+            bp = next;
+            if ((scanOr & HIGH_BITS) == 0 || kind == Kind.LATIN1) {
+                v.set(b, start, i - start);
+            } else {
+                int n = decodeLine(start, i); // may replace scratch: read it afterwards
+                v.set(scratch, 0, n);
             }
             action.accept(v);
             count++;
@@ -532,38 +577,9 @@ public final class FastReader extends Reader {
         for (;;) {
             byte[] b = bytes;
             int end = bl;
-            int i = scan;
-            // Eight bytes at a time. A cheap test finds words holding any byte below 0x0E (CR, LF, also tab and
-            // other controls); only those get the exact CR/LF test. The OR of all words says "all ASCII" at the end.
-            long seen = 0;
-            while (i + 8 <= end) {
-                long w = (long) LONGS.get(b, i);
-                if ((~(((w & LOW7) + BELOW_0E) | w) & HIGH_BITS) != 0) {
-                    long hit = zeroBytes(w ^ NL) | zeroBytes(w ^ CR);
-                    if (hit != 0) {
-                        int k = Long.numberOfTrailingZeros(hit) >>> 3; // little-endian: the first such byte
-                        if (k > 0) {
-                            seen |= w & (-1L >>> (64 - 8 * k));
-                        }
-                        i += k;
-                        break;
-                    }
-                }
-                seen |= w;
-                i += 8;
-            }
-            if ((seen & HIGH_BITS) != 0) {
+            int i = scanLine(b, scan, end);
+            if ((scanOr & HIGH_BITS) != 0) {
                 ascii = false;
-            }
-            while (i < end) {
-                byte c = b[i];
-                if (c == '\n' || c == '\r') {
-                    break;
-                }
-                if (c < 0) {
-                    ascii = false;
-                }
-                i++;
             }
             if (i < end) {
                 lineStart = bp;
@@ -596,6 +612,40 @@ public final class FastReader extends Reader {
             fillBytes();
             scan = bp + scanned;
         }
+    }
+
+    /**
+     * Returns the index of the first CR or LF in b[from, end), or end; leaves in {@link #scanOr} the OR of the bytes
+     * before it (high bit set: the line is not ASCII). Eight bytes at a time: a cheap test (a borrow sets a byte's
+     * high bit when it is below 0x0E, with false positives only above a true one) finds words that may hold CR or LF
+     * (or a tab or other control); only those get the exact test.
+     */
+    private int scanLine(byte[] b, int from, int end) {
+        int i = from;
+        long seen = 0;
+        while (i + 8 <= end) {
+            long w = (long) LONGS.get(b, i);
+            if (((w - BYTES_0E) & ~w & HIGH_BITS) != 0) {
+                long hit = zeroBytes(w ^ NL) | zeroBytes(w ^ CR);
+                if (hit != 0) {
+                    int k = Long.numberOfTrailingZeros(hit) >>> 3; // little-endian: the first such byte
+                    scanOr = seen | w & ~(-1L << (8 * k)); // k < 8: the bytes before the terminator
+                    return i + k;
+                }
+            }
+            seen |= w;
+            i += 8;
+        }
+        while (i < end) {
+            byte c = b[i];
+            if (c == '\n' || c == '\r') {
+                break;
+            }
+            seen |= c;
+            i++;
+        }
+        scanOr = seen;
+        return i;
     }
 
     /** The high bit of every byte of x that is zero, exactly (no false positives from borrows). */
@@ -813,7 +863,47 @@ public final class FastReader extends Reader {
         final byte[] b = bytes;
         final int sl = bl;
         int sp = bp;
+        // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) is decoded
+        // eight bytes at a time while at least WIDE_SLACK bytes are left: one load answers both "a short ASCII run
+        // starts here" and "two 3-byte chars start here", with no loop whose exit is a coin toss.
+        final int wideEnd = strict ? -1 : sl - WIDE_SLACK;
+        final int wideDstEnd = dl - 8;
         while (sp < sl && dp < dl) {
+            if (sp <= wideEnd && dp <= wideDstEnd) {
+                long w = (long) LONGS.get(b, sp);
+                long high = w & HIGH_BITS;
+                if ((w & 0x80) == 0 && high != 0) {
+                    // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past it
+                    // are overwritten before this call returns, as WIDE_SLACK explains.
+                    dst[dp] = (char) (w & 0x7F);
+                    dst[dp + 1] = (char) ((w >>> 8) & 0xFF);
+                    dst[dp + 2] = (char) ((w >>> 16) & 0xFF);
+                    dst[dp + 3] = (char) ((w >>> 24) & 0xFF);
+                    dst[dp + 4] = (char) ((w >>> 32) & 0xFF);
+                    dst[dp + 5] = (char) ((w >>> 40) & 0xFF);
+                    dst[dp + 6] = (char) ((w >>> 48) & 0xFF);
+                    dst[dp + 7] = (char) (w >>> 56);
+                    int run = Long.numberOfTrailingZeros(high) >>> 3;
+                    sp += run;
+                    dp += run;
+                    continue;
+                }
+                if ((w & 0xC0C0F0C0C0F0L) == 0x8080E08080E0L) {
+                    // Two 3-byte sequences (1110xxxx 10xxxxxx 10xxxxxx twice).
+                    int c1 = (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
+                    int c2 = (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
+                    // Overlong (below U+0800) or a surrogate: the top five bits are 00000 or 11011.
+                    int t1 = c1 & 0xF800;
+                    int t2 = c2 & 0xF800;
+                    if (!(t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800)) {
+                        dst[dp] = (char) c1;
+                        dst[dp + 1] = (char) c2;
+                        dp += 2;
+                        sp += 6;
+                        continue;
+                    }
+                }
+            }
             int b1 = b[sp];
             if (b1 >= 0) {
                 int limit = Math.min(sl - sp, dl - dp);
@@ -833,7 +923,7 @@ public final class FastReader extends Reader {
                     sp += run;
                     dp += run;
                 } else {
-                    // A short run between non-ASCII chars (Japanese text): one pass, char by char.
+                    // A short run between non-ASCII chars, or near the end of the bytes or of dst: char by char.
                     int end = sp + limit;
                     do {
                         dst[dp++] = (char) b[sp++];

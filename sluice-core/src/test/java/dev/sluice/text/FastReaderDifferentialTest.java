@@ -154,6 +154,46 @@ class FastReaderDifferentialTest {
         assertEquals(jdkDecode(bytes, UTF_8), ours(bytes, UTF_8, 16, Mode.RANDOM_SHORT, 2, 5));
     }
 
+    /**
+     * The eight-byte paths (short ASCII runs, pairs of 3-byte chars) run only with 32 bytes to spare, so short inputs
+     * never reach them: here every kind of bad 3-byte form (overlong, surrogate, a broken continuation) sits first and
+     * second in a would-be pair, at every alignment, inside long Japanese-like text.
+     */
+    @Test
+    void malformedThreeByteFormsWhereTheEightBytePathsRun() throws IOException {
+        int[][] bad = {
+            {0xE0, 0x80, 0x80}, {0xE0, 0x9F, 0xBF}, {0xED, 0xA0, 0x80}, {0xED, 0xBF, 0xBF}, {0xE0, 0xA0, 0x41},
+            {0xEF, 0x41, 0x80}, {0xE3, 0xC1, 0x82}, {0xEF, 0xBF, 0xBF}
+        };
+        byte[] jp = "\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8".getBytes(UTF_8);
+        byte[] one = "\u3042".getBytes(UTF_8);
+        for (int[] seq : bad) {
+            for (int second = 0; second < 2; second++) {
+                for (int shift = 0; shift < 8; shift++) {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream();
+                    for (int rep = 0; rep < 6; rep++) {
+                        out.write("abcdefg".getBytes(UTF_8), 0, shift);
+                        out.write(jp, 0, jp.length);
+                        out.write(one, 0, second * one.length);
+                        for (int x : seq) {
+                            out.write(x);
+                        }
+                        out.write(jp, 0, jp.length);
+                        out.write(" ab ".getBytes(UTF_8), 0, 4);
+                    }
+                    byte[] bytes = out.toByteArray();
+                    String expected = jdkDecode(bytes, UTF_8);
+                    for (int chunk : new int[] {8192, 13}) {
+                        String got = ours(bytes, UTF_8, 8192, Mode.FULL, 0, chunk);
+                        if (!expected.equals(got)) {
+                            fail(hex(bytes) + ", chunk " + chunk + ": " + firstDifference(expected, got));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static void check(byte[] bytes) throws IOException {
         String expected = jdkDecode(bytes, UTF_8);
         String got = ours(bytes, UTF_8, 16, Mode.FULL, 0, 64);

@@ -178,6 +178,78 @@ class FastReaderLinesTest {
         }
     }
 
+    /**
+     * An action that reads from the reader itself, or throws, or closes it: forEachLine re-reads the reader's state
+     * after every line, so the rest comes out as BufferedReader gives it.
+     */
+    @Test
+    void forEachLineActionsThatUseTheReader() throws IOException {
+        Random rnd = new Random(SEED + 3);
+        for (int round = 0; round < 200; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            String text = TextSamples.randomText(r, 1 + r.nextInt(600), true);
+            byte[] bytes = text.getBytes(UTF_8);
+            int size = 16 + r.nextInt(100);
+            Mode mode = Mode.values()[r.nextInt(3)];
+            int every = 1 + r.nextInt(4);
+            // The model: after every {every}-th line, one char read; that read may take the LF of a CR LF.
+            List<String> expected = new ArrayList<>();
+            try (BufferedReader br = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes), UTF_8))) {
+                String line;
+                int n = 0;
+                while ((line = br.readLine()) != null) {
+                    expected.add(line);
+                    if (++n % every == 0) {
+                        expected.add("read " + br.read());
+                    }
+                }
+            }
+            try (FastReader fr = reader(bytes, size, mode)) {
+                List<String> got = new ArrayList<>();
+                int[] n = {0};
+                fr.forEachLine(l -> {
+                    got.add(l.toString());
+                    if (++n[0] % every == 0) {
+                        try {
+                            got.add("read " + fr.read());
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    }
+                });
+                assertEquals(expected, got, "seed " + seed);
+            }
+            // An action that throws at line k: the reader continues after line k.
+            List<String> all = jdkLines(bytes);
+            if (all.size() > 1) {
+                int k = r.nextInt(all.size() - 1);
+                try (FastReader fr = reader(bytes, size, mode)) {
+                    int[] n = {0};
+                    assertThrows(IllegalStateException.class, () -> fr.forEachLine(l -> {
+                        if (n[0]++ == k) {
+                            throw new IllegalStateException();
+                        }
+                    }));
+                    assertEquals(all.get(k + 1), fr.readLine(), "seed " + seed);
+                }
+                try (FastReader fr = reader(bytes, size, mode)) {
+                    int[] n = {0};
+                    assertThrows(IOException.class, () -> fr.forEachLine(l -> {
+                        if (n[0]++ == k) {
+                            try {
+                                fr.close();
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        }
+                    }));
+                    assertEquals(k + 1, n[0], "seed " + seed + ": no line after close");
+                }
+            }
+        }
+    }
+
     @Test
     void forEachLineCountsAndHandsTheSameViewEachTime() throws IOException {
         byte[] bytes = "one\ntwo\r\nthree".getBytes(UTF_8);

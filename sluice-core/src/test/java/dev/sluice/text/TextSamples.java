@@ -12,6 +12,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
+import java.util.Arrays;
 import java.util.Random;
 
 /** Seeded text and byte generators shared by the text tests, and the JDK reference decodings. */
@@ -67,14 +68,26 @@ final class TextSamples {
         return b;
     }
 
-    /** Reads everything from {@code r} with reads of {@code chunk} chars. */
+    /** What readAll puts in its array before each read: a reader must not change it past the count it returns. */
+    private static final char UNTOUCHED = '\u0007';
+
+    /** Reads r to the end, chunk chars at a time, checking that no read writes past the count it returns. */
     static String readAll(Reader r, int chunk) throws IOException {
         StringBuilder sb = new StringBuilder();
         char[] buf = new char[chunk];
         int n;
-        while ((n = r.read(buf, 0, chunk)) >= 0) {
+        for (;;) {
+            Arrays.fill(buf, UNTOUCHED);
+            if ((n = r.read(buf, 0, chunk)) < 0) {
+                break;
+            }
             if (n == 0) {
                 throw new AssertionError("read returned 0 for a non-empty request");
+            }
+            for (int i = n; i < chunk; i++) {
+                if (buf[i] != UNTOUCHED) {
+                    throw new AssertionError("read returned " + n + " but wrote buf[" + i + "]");
+                }
             }
             sb.append(buf, 0, n);
         }
