@@ -40,15 +40,19 @@ final class GzipFiles {
     private static final Set<Path> TEMPS = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            for (Path p : TEMPS) {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException | RuntimeException e) {
-                    // best effort while the JVM goes down
+        // A Thread subclass, not a lambda: linking the first lambda of a run costs milliseconds of start-up.
+        Runtime.getRuntime().addShutdownHook(new Thread("sluice-gzip-cleanup") {
+            @Override
+            public void run() {
+                for (Path p : TEMPS) {
+                    try {
+                        Files.deleteIfExists(p);
+                    } catch (IOException | RuntimeException e) {
+                        // best effort while the JVM goes down
+                    }
                 }
             }
-        }, "sluice-gzip-cleanup"));
+        });
     }
 
     /** Copies input to output; the caller picks the gzip stream on either side. */

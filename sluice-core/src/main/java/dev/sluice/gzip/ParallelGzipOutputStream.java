@@ -3,10 +3,12 @@ package dev.sluice.gzip;
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Defaults;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -57,6 +59,9 @@ public final class ParallelGzipOutputStream extends OutputStream {
      */
     public static final int DEFAULT_BLOCK_SIZE = Defaults.intProperty("sluice.gzip.blockSize", 1024 * 1024);
 
+    /** The smallest piece {@link #submitLast()} cuts the last block into. */
+    private static final int MIN_PIECE = 64 * 1024;
+
     /** Deflate's window: the most history a block can use as its dictionary. */
     static final int DICTIONARY_SIZE = 32 * 1024;
 
@@ -67,8 +72,11 @@ public final class ParallelGzipOutputStream extends OutputStream {
     private final int level;
     private final int blockSize;
     private final int maxInFlight;
+    private final int threads;
+    private final int strategy;
     private final boolean independent;
     private final ThreadPoolExecutor pool;
+    /** Makes compressors; null: the JDK's, at our level and strategy. Tests inject failing ones. */
     private final IntFunction<DeflateEngine> engineFactory;
     /** Idle compressors; guarded by itself. At most one per worker thread is ever created. */
     private final ArrayDeque<DeflateEngine> engines = new ArrayDeque<>();
@@ -107,18 +115,12 @@ public final class ParallelGzipOutputStream extends OutputStream {
         this.level = b.level;
         this.blockSize = b.blockSize;
         this.maxInFlight = 2 * b.threads;
+        this.threads = b.threads;
         this.independent = b.independent;
-        int strategy = b.strategy;
-        this.engineFactory = engineFactory != null ? engineFactory : i -> DeflateEngine.create(level, strategy);
-        int poolNumber = POOL_NUMBER.incrementAndGet();
-        AtomicInteger threadNumber = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "sluice-gzip-" + poolNumber + "-" + threadNumber.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
+        this.strategy = b.strategy;
+        this.engineFactory = engineFactory;
         this.pool = new ThreadPoolExecutor(b.threads, b.threads, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                factory);
+                new Workers());
         pool.allowCoreThreadTimeOut(true);
         this.block = new byte[DICTIONARY_SIZE + blockSize];
     }
@@ -132,7 +134,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
     public void write(int b) throws IOException {
         ensureWritable();
         if (blockLen == blockSize) {
-            submit(false);
+            submit();
         }
         block[DICTIONARY_SIZE + blockLen++] = (byte) b;
     }
@@ -144,13 +146,37 @@ public final class ParallelGzipOutputStream extends OutputStream {
         while (len > 0) {
             // A full block is submitted only when more data comes, so that close() can make it the last one.
             if (blockLen == blockSize) {
-                submit(false);
+                submit();
             }
             int n = Math.min(len, blockSize - blockLen);
             System.arraycopy(b, off, block, DICTIONARY_SIZE + blockLen, n);
             blockLen += n;
             off += n;
             len -= n;
+        }
+    }
+
+    /**
+     * Reads {@code in} to its end and compresses everything read, reading straight into this stream's blocks: one
+     * copy less than {@code in.transferTo(this)}, which goes through a buffer of its own. Does not close {@code in}.
+     * An exception from {@code in} leaves the bytes read before it written to this stream.
+     *
+     * @return the number of bytes read
+     */
+    public long transferFrom(InputStream in) throws IOException {
+        Checks.notNull(in, "in");
+        long total = 0;
+        for (;;) {
+            ensureWritable();
+            if (blockLen == blockSize) {
+                submit();
+            }
+            int n = in.read(block, DICTIONARY_SIZE + blockLen, blockSize - blockLen);
+            if (n < 0) {
+                return total;
+            }
+            blockLen += n;
+            total += n;
         }
     }
 
@@ -167,7 +193,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         checkFailure();
         if (!finished) {
             if (blockLen > 0) {
-                submit(false);
+                submit();
             }
             writeCompleted(0);
         }
@@ -183,7 +209,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         if (finished) {
             return;
         }
-        submit(true);
+        submitLast();
         writeCompleted(0);
         try {
             GzipFormat.writeTrailer(out, crc, size);
@@ -255,8 +281,34 @@ public final class ParallelGzipOutputStream extends OutputStream {
         return e;
     }
 
-    /** Hands the current block to a worker and starts the next one with the last 32 KiB of input as dictionary. */
-    private void submit(boolean last) throws IOException {
+    /**
+     * Hands the last block to the workers in up to {@code 4 x threads} pieces of at least {@link #MIN_PIECE} bytes,
+     * each primed with the 32 KiB before it, which are in the same array. Whole blocks keep every worker busy until
+     * the end of the input; then one worker would compress the last block while the others wait, for up to a block's
+     * time (16 ms at 1 MiB, level 6). In pieces, the workers finish within a piece of each other. The pieces share the
+     * one array and wait for no earlier block, so memory stays as bounded as before.
+     */
+    private void submitLast() throws IOException {
+        writeHeader();
+        byte[] input = block;
+        block = null;
+        int pieces = Math.max(1, Math.min(4 * threads, blockLen / MIN_PIECE));
+        if (independent || threads == 1) {
+            pieces = 1; // independent blocks promise block-sized pieces; one thread gains nothing
+        }
+        int from = 0;
+        for (int i = 1; i <= pieces; i++) {
+            int to = (int) ((long) blockLen * i / pieces);
+            int off = DICTIONARY_SIZE + from;
+            int dict = independent ? 0 : Math.min(DICTIONARY_SIZE, dictLen + from);
+            int len = to - from;
+            boolean last = i == pieces;
+            inFlight.add(pool.submit(new Task(input, off, dict, len, last, false)));
+            from = to;
+        }
+    }
+
+    private void writeHeader() throws IOException {
         if (!headerWritten) {
             try {
                 out.write(header.encode(GzipFormat.xfl(level)));
@@ -265,15 +317,16 @@ public final class ParallelGzipOutputStream extends OutputStream {
             }
             headerWritten = true;
         }
+    }
+
+    /** Hands the current block to a worker and starts the next one with the last 32 KiB of input as dictionary. */
+    private void submit() throws IOException {
+        writeHeader();
         writeCompleted(maxInFlight - 1);
         byte[] input = block;
         int len = blockLen;
         int dict = independent ? 0 : dictLen;
-        inFlight.add(pool.submit(() -> compress(input, dict, len, last)));
-        if (last) {
-            block = null;
-            return;
-        }
+        inFlight.add(pool.submit(new Task(input, DICTIONARY_SIZE, dict, len, false, true)));
         byte[] next = freeBlocks.isEmpty() ? new byte[DICTIONARY_SIZE + blockSize] : freeBlocks.poll();
         // The next dictionary is the last 32 KiB of (this block's dictionary + this block): data and dictionary are
         // contiguous in the array, so one copy moves it.
@@ -308,7 +361,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
             }
             crc = Crc32s.combine(crc, c.crc, c.len);
             size += c.len;
-            if (freeBlocks.size() < maxInFlight) {
+            if (c.input != null && freeBlocks.size() < maxInFlight) {
                 freeBlocks.add(c.input);
             }
             if (freeOutputs.size() < maxInFlight) { // written: the array is free again
@@ -317,15 +370,45 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
     }
 
-    /** Runs on a worker: one block to raw deflate, ending with SYNC_FLUSH, or with the final block if last. */
-    private Compressed compress(byte[] input, int dictLen, int len, boolean last) {
+    /**
+     * One block, or one piece of the last block, for a worker: input[off, off + len), primed with the dictLen bytes
+     * before it. A class rather than a lambda, as {@link Workers} explains.
+     */
+    private final class Task implements Callable<Compressed> {
+        private final byte[] input;
+        private final int off;
+        private final int dictLen;
+        private final int len;
+        private final boolean last;
+        private final boolean recycle;
+
+        Task(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle) {
+            this.input = input;
+            this.off = off;
+            this.dictLen = dictLen;
+            this.len = len;
+            this.last = last;
+            this.recycle = recycle;
+        }
+
+        @Override
+        public Compressed call() {
+            return compress(input, off, dictLen, len, last, recycle);
+        }
+    }
+
+    /**
+     * Runs on a worker: input[off, off + len) to raw deflate, ending with SYNC_FLUSH, or with the final block if
+     * last. The result hands the input array back for reuse if {@code recycle}.
+     */
+    private Compressed compress(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle) {
         DeflateEngine engine = borrowEngine();
         try {
             engine.reset();
             if (dictLen > 0) {
-                engine.setDictionary(input, DICTIONARY_SIZE - dictLen, dictLen);
+                engine.setDictionary(input, off - dictLen, dictLen);
             }
-            engine.setInput(input, DICTIONARY_SIZE, len);
+            engine.setInput(input, off, len);
             int need = len + (len >>> 3) + 64;
             byte[] o = freeOutputs.poll();
             if (o == null || o.length < need) {
@@ -352,8 +435,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
                 }
             }
             CRC32 c = new CRC32();
-            c.update(input, DICTIONARY_SIZE, len);
-            return new Compressed(input, len, c.getValue(), o, n);
+            c.update(input, off, len);
+            return new Compressed(recycle ? input : null, len, c.getValue(), o, n);
         } finally {
             returnEngine(engine);
         }
@@ -362,7 +445,10 @@ public final class ParallelGzipOutputStream extends OutputStream {
     private DeflateEngine borrowEngine() {
         synchronized (engines) {
             DeflateEngine e = engines.poll();
-            return e != null ? e : engineFactory.apply(0);
+            if (e != null) {
+                return e;
+            }
+            return engineFactory != null ? engineFactory.apply(0) : DeflateEngine.create(level, strategy);
         }
     }
 
@@ -376,7 +462,26 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
     }
 
-    /** A compressed block: the input array (to recycle), its length and CRC, and the raw deflate bytes. */
+    /**
+     * Names the workers and makes them daemons. A class rather than lambdas here and in {@link Task}: the first
+     * lambda of a run costs the JVM milliseconds to link, which a short {@code sluice gzip} notices.
+     */
+    private static final class Workers implements ThreadFactory {
+        private final int pool = POOL_NUMBER.incrementAndGet();
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "sluice-gzip-" + pool + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }
+    }
+
+    /**
+     * A compressed block: the input array (to recycle; null for the pieces of the last block), its length and CRC,
+     * and the raw deflate bytes.
+     */
     private static final class Compressed {
         final byte[] input;
         final int len;

@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.zip.GZIPInputStream;
+import dev.sluice.testing.HostileInputStream;
+import dev.sluice.testing.HostileInputStream.Mode;
+import dev.sluice.testing.HostileInputStream.InjectedIOException;
 import org.junit.jupiter.api.Test;
 
 class ParallelGzipOutputStreamTest {
@@ -52,6 +55,70 @@ class ParallelGzipOutputStreamTest {
             GzipOutputStreamTest.writeRandomly(r, out, data);
         }
         return sink.toByteArray();
+    }
+
+    /**
+     * transferFrom reads straight into the blocks, through streams that return 1 byte or random short reads; the
+     * last block is cut into pieces (64 KiB at least, up to 4 per thread), so sizes sit around piece counts too.
+     */
+    @Test
+    void transferFromRoundTripsThroughHostileStreams() throws IOException {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        int piece = 64 * 1024;
+        int[] sizes = {0, 1, BLOCK, 2 * piece - 1, 2 * piece, 2 * piece + 1, 5 * piece + 7, 33 * piece, 1 << 20,
+            (1 << 20) + 3 * piece + 1};
+        for (int threads = 1; threads <= 8; threads++) {
+            for (int size : sizes) {
+                byte[] data = r.nextBoolean() ? TestData.mixed(r, size) : TestData.text(r, size);
+                int block = r.nextBoolean() ? 1 << 20 : BLOCK + r.nextInt(300_000);
+                Mode mode = size > 200_000 && r.nextBoolean() ? Mode.RANDOM_SHORT : Mode.values()[r.nextInt(3)];
+                ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                long n;
+                try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(threads)
+                        .blockSize(block).independentBlocks(r.nextInt(5) == 0).build(sink)) {
+                    out.write(data, 0, Math.min(size, 10));
+                    n = out.transferFrom(HostileInputStream.of(Arrays.copyOfRange(data, Math.min(size, 10), size),
+                            mode, seed));
+                }
+                String ctx = "seed " + seed + " threads " + threads + " size " + size + " block " + block + " " + mode;
+                assertEquals(size - Math.min(size, 10), n, ctx);
+                byte[] gz = sink.toByteArray();
+                assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))), ctx);
+                assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(gz))), ctx);
+            }
+        }
+    }
+
+    /** The last block's pieces cost almost nothing in size: the pieces are primed like blocks. */
+    @Test
+    void lastBlockInPiecesStaysWithinOnePercentOfOneThread() throws IOException {
+        byte[] data = TestData.text(new Random(13), 900_000); // less than one block: all of it is the last block
+        ByteArrayOutputStream single = new ByteArrayOutputStream();
+        try (GzipOutputStream out = new GzipOutputStream(single)) {
+            out.write(data);
+        }
+        ByteArrayOutputStream parallel = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(4).build(parallel)) {
+            out.transferFrom(new ByteArrayInputStream(data));
+        }
+        assertTrue(parallel.size() < single.size() * 1.01, "parallel " + parallel.size() + " vs " + single.size());
+    }
+
+    /** A failing source: its exception comes out of transferFrom, and what came before it is in the member. */
+    @Test
+    void transferFromKeepsWhatWasReadBeforeTheSourceFailed() throws IOException {
+        byte[] data = TestData.text(new Random(14), 300_000);
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(2).blockSize(BLOCK)
+                .build(sink)) {
+            HostileInputStream in = new HostileInputStream(data, Mode.RANDOM_SHORT, 15, false, 123_457);
+            assertThrows(InjectedIOException.class, () -> out.transferFrom(in));
+        }
+        byte[] got = TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray())));
+        assertArrayEquals(Arrays.copyOf(data, 123_457), got);
+        assertThrows(NullPointerException.class,
+                () -> ParallelGzipOutputStream.builder().build(new ByteArrayOutputStream()).transferFrom(null));
     }
 
     @Test
