@@ -28,8 +28,10 @@ import java.util.zip.Deflater;
  * <p><b>How:</b> the input is cut into blocks of {@link #DEFAULT_BLOCK_SIZE} bytes. Each block is compressed as raw
  * deflate by a worker, primed with the previous 32 KiB of input as its dictionary (so matches reach back across
  * block boundaries and the size stays within about 1% of one thread's), and ended with a SYNC_FLUSH so the pieces
- * concatenate; the last block ends the deflate stream. Each worker also computes its block's CRC-32, and the caller
- * combines them with zlib's {@code crc32_combine} arithmetic, so no thread reads the data twice.
+ * concatenate; the last block ends the deflate stream, and is itself cut into pieces for all the workers, so that
+ * they finish together. Each worker also computes its block's CRC-32, and the caller combines them with zlib's
+ * {@code crc32_combine} arithmetic, so no thread reads the data twice. {@link #transferFrom} reads a source straight
+ * into the blocks.
  *
  * <p><b>Threading model:</b> the caller's thread fills blocks, submits them, and writes finished blocks to the
  * underlying stream in order; the underlying stream is only ever touched by the caller's thread. At most
