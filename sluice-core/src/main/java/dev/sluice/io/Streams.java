@@ -98,8 +98,15 @@ public final class Streams {
         FileChannel ca = FileBacked.channelOf(a);
         FileChannel cb = ca == null ? null : FileBacked.channelOf(b);
         if (ca != null && cb != null) {
-            long posA = ca.position();
-            long posB = cb.position();
+            long posA;
+            long posB;
+            try {
+                posA = ca.position();
+                posB = cb.position();
+            } catch (IOException notSeekable) {
+                // A pipe or FIFO behind a FileInputStream or FileChannel: lseek fails with ESPIPE. Compare by reading.
+                return compareByReading(a, b);
+            }
             long lenA = Math.max(0, ca.size() - posA);
             long lenB = Math.max(0, cb.size() - posB);
             // A size of 0 may be a procfs file whose size the kernel does not know: compare those by reading.
@@ -115,6 +122,10 @@ public final class Streams {
                 // Fall through: the loop below sees both ends at once, or compares what was appended meanwhile.
             }
         }
+        return compareByReading(a, b);
+    }
+
+    private static boolean compareByReading(InputStream a, InputStream b) throws IOException {
         byte[] ba = new byte[COMPARE_CHUNK];
         byte[] bb = new byte[COMPARE_CHUNK];
         while (true) {

@@ -320,6 +320,27 @@ class StreamsTest {
     }
 
     @Test
+    void aPipeIsComparedByReading() throws Exception {
+        // Regression: contentEquals asked a FIFO's channel for its position and failed with "Illegal seek".
+        byte[] data = random(300_007, 29);
+        Path file = fileOf(data);
+        for (boolean jdkStream : new boolean[] {true, false}) {
+            for (boolean equal : new boolean[] {true, false}) {
+                Path fifo = dir.resolve("cmp-fifo-" + jdkStream + equal);
+                byte[] sent = equal ? data : Arrays.copyOf(data, data.length - 1);
+                Thread writer = fifoWriter(fifo, sent);
+                try (InputStream pipe = jdkStream ? new FileInputStream(fifo.toFile())
+                        : FastFiles.newUnbufferedInputStream(fifo);
+                     InputStream other = FastFiles.newUnbufferedInputStream(file)) {
+                    assertEquals(equal, Streams.contentEquals(pipe, other), "jdk " + jdkStream);
+                    pipe.transferTo(OutputStream.nullOutputStream()); // let the writer finish
+                }
+                writer.join();
+            }
+        }
+    }
+
+    @Test
     void aFileInputStreamOverAPipeIsCopiedByReadingNotByTheKernelCopy() throws Exception {
         // Regression: FileChannel.position() on a pipe fails with "Illegal seek"; the kernel copy must step aside.
         byte[] data = random(300_007, 23);
