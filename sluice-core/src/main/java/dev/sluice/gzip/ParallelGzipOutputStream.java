@@ -160,10 +160,14 @@ public final class ParallelGzipOutputStream extends OutputStream {
 
     /**
      * Reads {@code in} to its end and compresses everything read, reading straight into this stream's blocks: one
-     * copy less than {@code in.transferTo(this)}, which goes through a buffer of its own. Does not close {@code in}.
-     * An exception from {@code in} leaves the bytes read before it written to this stream.
+     * copy less than {@code in.transferTo(this)}, which goes through a buffer of its own. Does not close {@code in};
+     * like {@link #write(byte[], int, int)}, the bytes are compressed as blocks fill, and the member is completed
+     * only by {@link #finish()} or {@link #close()}.
      *
      * @return the number of bytes read
+     * @throws NullPointerException if {@code in} is null
+     * @throws IOException if this stream is closed, finished or failed, if a worker failed, or as thrown by
+     *     {@code in}; an exception from {@code in} leaves the bytes read before it in this stream, which stays usable
      */
     public long transferFrom(InputStream in) throws IOException {
         Checks.notNull(in, "in");
