@@ -90,7 +90,10 @@ class ParallelGzipOutputStreamTest {
         }
     }
 
-    /** The last block's pieces cost almost nothing in size: the pieces are primed like blocks. */
+    /**
+     * The last block goes to the workers in pieces (900,000 bytes on 4 threads: 13 pieces of at least 64 KiB), which
+     * cost almost nothing in size: the pieces are primed like blocks.
+     */
     @Test
     void lastBlockInPiecesStaysWithinOnePercentOfOneThread() throws IOException {
         byte[] data = TestData.text(new Random(13), 900_000); // less than one block: all of it is the last block
@@ -99,10 +102,14 @@ class ParallelGzipOutputStreamTest {
             out.write(data);
         }
         ByteArrayOutputStream parallel = new ByteArrayOutputStream();
-        try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(4).build(parallel)) {
+        Engines engines = new Engines();
+        try (ParallelGzipOutputStream out = new ParallelGzipOutputStream(
+                ParallelGzipOutputStream.builder().threads(4), parallel, engines)) {
             out.transferFrom(new ByteArrayInputStream(data));
         }
+        assertEquals(13, engines.calls.get(), "pieces compressed");
         assertTrue(parallel.size() < single.size() * 1.01, "parallel " + parallel.size() + " vs " + single.size());
+        assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(parallel.toByteArray()))));
     }
 
     /** A failing source: its exception comes out of transferFrom, and what came before it is in the member. */

@@ -183,10 +183,16 @@ class FastReaderDifferentialTest {
                     }
                     byte[] bytes = out.toByteArray();
                     String expected = jdkDecode(bytes, UTF_8);
-                    for (int chunk : new int[] {8192, 13}) {
-                        String got = ours(bytes, UTF_8, 8192, Mode.FULL, 0, chunk);
-                        if (!expected.equals(got)) {
-                            fail(hex(bytes) + ", chunk " + chunk + ": " + firstDifference(expected, got));
+                    // Large buffers for the wide paths; short reads and small buffers for their edges at refills.
+                    for (Mode mode : Mode.values()) {
+                        for (int size : new int[] {8192, 70}) {
+                            for (int chunk : new int[] {8192, 13}) {
+                                String got = ours(bytes, UTF_8, size, mode, shift, chunk);
+                                if (!expected.equals(got)) {
+                                    fail(hex(bytes) + ", " + mode + ", buffer " + size + ", chunk " + chunk + ": "
+                                            + firstDifference(expected, got));
+                                }
+                            }
                         }
                     }
                 }

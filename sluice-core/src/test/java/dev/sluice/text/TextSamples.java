@@ -68,28 +68,31 @@ final class TextSamples {
         return b;
     }
 
-    /** What readAll puts in its array before each read: a reader must not change it past the count it returns. */
+    /** What readAll puts in its array before each read: a reader must not change it outside what it returns. */
     private static final char UNTOUCHED = '\u0007';
 
-    /** Reads r to the end, chunk chars at a time, checking that no read writes past the count it returns. */
+    /** Reads r to the end, chunk chars at a time, checking that no read writes outside the chars it returns. */
     static String readAll(Reader r, int chunk) throws IOException {
         StringBuilder sb = new StringBuilder();
-        char[] buf = new char[chunk];
+        // The request sits inside a larger array: a read must not touch the chars before off or past off + n.
+        int off = 5;
+        char[] buf = new char[off + chunk + 9];
         int n;
         for (;;) {
             Arrays.fill(buf, UNTOUCHED);
-            if ((n = r.read(buf, 0, chunk)) < 0) {
+            if ((n = r.read(buf, off, chunk)) < 0) {
                 break;
             }
             if (n == 0) {
                 throw new AssertionError("read returned 0 for a non-empty request");
             }
-            for (int i = n; i < chunk; i++) {
-                if (buf[i] != UNTOUCHED) {
-                    throw new AssertionError("read returned " + n + " but wrote buf[" + i + "]");
+            for (int i = 0; i < buf.length; i++) {
+                if (buf[i] != UNTOUCHED && (i < off || i >= off + n)) {
+                    throw new AssertionError("read(buf, " + off + ", " + chunk + ") returned " + n + " but wrote buf["
+                            + i + "]");
                 }
             }
-            sb.append(buf, 0, n);
+            sb.append(buf, off, n);
         }
         return sb.toString();
     }
