@@ -76,6 +76,7 @@ public final class FastReader extends Reader {
     private static final long NL = 0x0A0A0A0A0A0A0A0AL;
     private static final long CR = 0x0D0D0D0D0D0D0D0DL;
     private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+    /** Subtracted from a word in {@link #scanLine}: the borrow marks the bytes below 0x0E (CR, LF and a few more). */
     private static final long BYTES_0E = 0x0E0E0E0E0E0E0E0EL;
     private static final char REPLACEMENT = '\uFFFD';
     /**
