@@ -4,6 +4,7 @@ import dev.sluice.gzip.GzipInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -33,8 +34,50 @@ final class GunzipCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        GzipFiles io = this.io != null ? this.io : new GzipFiles(spec.commandLine().getErr());
-        GzipFiles.Transform decompress = test ? GunzipCommand::check : GunzipCommand::decompress;
+        return run(io != null ? io : new GzipFiles(spec.commandLine().getErr()));
+    }
+
+    /**
+     * The common forms, {@code sluice gunzip [-c] [-k] [-f] [-t] FILE...}, without picocli (see
+     * {@link GzipOptions#runPlainForm}).
+     *
+     * @return the exit code, or null when picocli must handle these arguments
+     */
+    static Integer runPlainForm(String[] args, PrintWriter err) {
+        GunzipCommand c = new GunzipCommand();
+        return GzipOptions.runPlainForm(args, "gunzip", c.new Plain(), c.options, err);
+    }
+
+    /** The plain form's view of this command. */
+    private final class Plain implements GzipOptions.PlainCommand {
+        @Override
+        public boolean letter(char ch) {
+            if (ch != 't') {
+                return false;
+            }
+            test = true;
+            return true;
+        }
+
+        @Override
+        public boolean takesValue(char ch) {
+            return false;
+        }
+
+        @Override
+        public boolean value(char ch, String value) {
+            return false;
+        }
+
+        @Override
+        public int run(GzipFiles io) {
+            return GunzipCommand.this.run(io);
+        }
+    }
+
+    private int run(GzipFiles io) {
+        // Classes, not method references: linking the first lambda of a run costs milliseconds of start-up.
+        GzipFiles.Transform decompress = test ? new Check() : new Decompress();
         for (String name : options.filesOrStdin()) {
             if (name.equals("-")) {
                 io.standardStreams(decompress);
@@ -60,6 +103,20 @@ final class GunzipCommand implements Callable<Integer> {
         return io.exit();
     }
 
+    private static final class Decompress implements GzipFiles.Transform {
+        @Override
+        public boolean apply(InputStream in, OutputStream out) throws IOException {
+            return decompress(in, out);
+        }
+    }
+
+    private static final class Check implements GzipFiles.Transform {
+        @Override
+        public boolean apply(InputStream in, OutputStream unused) throws IOException {
+            return decompress(in, OutputStream.nullOutputStream());
+        }
+    }
+
     private static boolean decompress(InputStream source, OutputStream out) throws IOException {
         // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
         try (GzipInputStream in = GzipInputStream.builder().ignoreTrailingGarbage(true)
@@ -70,9 +127,5 @@ final class GunzipCommand implements Callable<Integer> {
             }
             return in.trailingGarbageIgnored();
         }
-    }
-
-    private static boolean check(InputStream source, OutputStream unused) throws IOException {
-        return decompress(source, OutputStream.nullOutputStream());
     }
 }

@@ -10,8 +10,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,58 +59,45 @@ final class GzipCommand implements Callable<Integer> {
     }
 
     /**
-     * The common forms, {@code sluice gzip [-1..-9] [-c] [-k] [-f] [-p N] FILE...} (letters may be grouped, as in
-     * {@code -9kf}), without picocli: building picocli's model of every subcommand costs about 90 ms of start-up,
-     * which is 5% of compressing 200 MB on two cores. Anything else (long options, {@code -h}, an unknown letter, a
-     * {@code -p} value outside 1..256) returns null and goes through picocli, which also owns the usage errors.
+     * The common forms, {@code sluice gzip [-1..-9] [-c] [-k] [-f] [-p N] FILE...}, without picocli (see
+     * {@link GzipOptions#runPlainForm}); a {@code -p} value outside 1..256 goes to picocli, which reports it.
      *
      * @return the exit code, or null when picocli must handle these arguments
      */
     static Integer runPlainForm(String[] args, PrintWriter err) {
-        if (args.length < 2 || !args[0].equals("gzip")) {
-            return null;
-        }
         GzipCommand c = new GzipCommand();
-        List<String> files = new ArrayList<>();
-        boolean operandsOnly = false;
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            if (operandsOnly || a.equals("-") || !a.startsWith("-")) {
-                files.add(a);
-            } else if (a.equals("--")) {
-                operandsOnly = true;
-            } else if (a.equals("-p")) {
-                int n = i + 1 < args.length ? smallCount(args[i + 1]) : -1;
-                if (n < 1 || n > 256) {
-                    return null;
-                }
-                c.threads = n;
-                i++;
-            } else {
-                for (int k = 1; k < a.length(); k++) {
-                    char ch = a.charAt(k);
-                    if (ch >= '1' && ch <= '9') {
-                        c.level = ch - '0';
-                    } else if (ch == 'c') {
-                        c.options.toStdout = true;
-                    } else if (ch == 'k') {
-                        c.options.keep = true;
-                    } else if (ch == 'f') {
-                        c.options.force = true;
-                    } else {
-                        return null;
-                    }
-                }
+        return GzipOptions.runPlainForm(args, "gzip", c.new Plain(), c.options, err);
+    }
+
+    /** The plain form's view of this command. */
+    private final class Plain implements GzipOptions.PlainCommand {
+        @Override
+        public boolean letter(char ch) {
+            if (ch < '1' || ch > '9') {
+                return false;
             }
+            level = ch - '0';
+            return true;
         }
-        c.options.files = files;
-        try {
-            return c.run(new GzipFiles(err), true);
-        } catch (RuntimeException e) {
-            err.println("sluice: " + Main.describe(e)); // as Main's handler does for picocli's commands
-            return Main.EXIT_TROUBLE;
-        } finally {
-            err.flush();
+
+        @Override
+        public boolean takesValue(char ch) {
+            return ch == 'p';
+        }
+
+        @Override
+        public boolean value(char ch, String value) {
+            int n = smallCount(value);
+            if (n < 1 || n > 256) {
+                return false;
+            }
+            threads = n;
+            return true;
+        }
+
+        @Override
+        public int run(GzipFiles io) {
+            return GzipCommand.this.run(io, true);
         }
     }
 

@@ -84,12 +84,15 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // The plain forms of `sluice cmp` and `sluice gzip` skip picocli's start-up; see their runPlainForm.
+        // The plain forms of `sluice cmp`, `gzip` and `gunzip` skip picocli's start-up; see their runPlainForm.
         PrintWriter out = new PrintWriter(System.out);
         PrintWriter err = new PrintWriter(System.err);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
         if (quick == null) {
             quick = GzipCommand.runPlainForm(args, err);
+        }
+        if (quick == null) {
+            quick = GunzipCommand.runPlainForm(args, err);
         }
         int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);

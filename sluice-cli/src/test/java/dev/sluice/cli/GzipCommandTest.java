@@ -219,20 +219,8 @@ class GzipCommandTest {
                 Path f = sub.resolve("a.txt");
                 Files.write(f, data);
                 Files.setLastModifiedTime(f, FileTime.from(Instant.ofEpochSecond(1_600_000_000L)));
-                String[] args = new String[form.length + 2];
-                args[0] = "gzip";
-                System.arraycopy(form, 0, args, 1, form.length);
-                args[args.length - 1] = f.toString();
                 StringWriter e = new StringWriter();
-                if (way == 0) {
-                    Integer code = GzipCommand.runPlainForm(args, new PrintWriter(e, true));
-                    assertTrue(code != null, "the plain form takes " + Arrays.toString(args));
-                    codes[way] = code;
-                } else {
-                    CommandLine cl = Main.commandLine();
-                    cl.setErr(new PrintWriter(e, true));
-                    codes[way] = cl.execute(args);
-                }
+                codes[way] = runWay(way, command("gzip", form, f), e);
                 errs[way] = e.toString();
                 gz[way] = Files.readAllBytes(sub.resolve("a.txt.gz"));
                 assertEquals(form.length > 0, Files.exists(f), "input kept with -k only: " + Arrays.toString(form));
@@ -265,5 +253,82 @@ class GzipCommandTest {
             assertEquals(null, GzipCommand.runPlainForm(args, new PrintWriter(new StringWriter())),
                     Arrays.toString(args));
         }
+    }
+
+    /** As for gzip: gunzip's plain form and picocli give the same exit code, stderr and files. */
+    @Test
+    void theGunzipPlainFormDoesWhatPicocliDoes() throws IOException {
+        byte[] data = data(300_000, 43);
+        byte[] gz = gzipped(data);
+        byte[] garbage = Arrays.copyOf(gz, gz.length + 3);
+        garbage[gz.length] = 'x';
+        byte[] corrupt = gz.clone();
+        corrupt[gz.length - 6] ^= 1; // the CRC
+        String[][] forms = {{"-k"}, {"-kf"}, {"-f", "-k"}, {"-t"}, {"-tk"}, {"-k", "--"}, {}};
+        byte[][] inputs = {gz, garbage, corrupt};
+        for (String[] form : forms) {
+            for (int input = 0; input < inputs.length; input++) {
+                byte[][] out = new byte[2][];
+                String[] errs = new String[2];
+                int[] codes = new int[2];
+                boolean[] kept = new boolean[2];
+                for (int way = 0; way < 2; way++) {
+                    Path sub = Files.createDirectories(dir.resolve("gunzip" + String.join("", form) + input + way));
+                    Path f = sub.resolve("a.txt.gz");
+                    Files.write(f, inputs[input]);
+                    StringWriter e = new StringWriter();
+                    codes[way] = runWay(way, command("gunzip", form, f), e);
+                    errs[way] = e.toString().replace(sub.toString(), "DIR");
+                    Path target = sub.resolve("a.txt");
+                    out[way] = Files.exists(target) ? Files.readAllBytes(target) : null;
+                    kept[way] = Files.exists(f);
+                }
+                String what = Arrays.toString(form) + " input " + input;
+                assertEquals(codes[1], codes[0], what + ": exit code");
+                assertEquals(errs[1], errs[0], what + ": stderr");
+                assertArrayEquals(out[1], out[0], what + ": output");
+                assertEquals(kept[1], kept[0], what + ": input kept");
+                if (input == 0 && !String.join("", form).contains("t")) {
+                    assertArrayEquals(data, out[0], what);
+                }
+            }
+        }
+        // Everything else is picocli's.
+        for (String[] args : new String[][] {{"gunzip"}, {"gzip", "x"}, {"gunzip", "--test", "x"}, {"gunzip", "-h"},
+                {"gunzip", "-x", "x"}, {"gunzip", "-p", "2", "x"}, {"gunzip", "-9", "x"}, {"gunzip", "-kx", "x"}}) {
+            assertEquals(null, GunzipCommand.runPlainForm(args, new PrintWriter(new StringWriter())),
+                    Arrays.toString(args));
+        }
+    }
+
+    /** {@code name}, the options of {@code form}, then {@code file}. */
+    private static String[] command(String name, String[] form, Path file) {
+        String[] args = new String[form.length + 2];
+        args[0] = name;
+        System.arraycopy(form, 0, args, 1, form.length);
+        args[args.length - 1] = file.toString();
+        return args;
+    }
+
+    /** Runs {@code args} through the command's plain form (way 0) or through picocli (way 1), stderr into e. */
+    private static int runWay(int way, String[] args, StringWriter e) {
+        if (way == 0) {
+            PrintWriter err = new PrintWriter(e, true);
+            Integer code = args[0].equals("gzip") ? GzipCommand.runPlainForm(args, err)
+                    : GunzipCommand.runPlainForm(args, err);
+            assertTrue(code != null, "the plain form takes " + Arrays.toString(args));
+            return code;
+        }
+        CommandLine cl = Main.commandLine();
+        cl.setErr(new PrintWriter(e, true));
+        return cl.execute(args);
+    }
+
+    private static byte[] gzipped(byte[] data) throws IOException {
+        java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(sink)) {
+            out.write(data);
+        }
+        return sink.toByteArray();
     }
 }
