@@ -60,16 +60,6 @@ final class GunzipCommand implements Callable<Integer> {
         }
 
         @Override
-        public boolean takesValue(char ch) {
-            return false;
-        }
-
-        @Override
-        public boolean value(char ch, String value) {
-            return false;
-        }
-
-        @Override
         public int run(GzipFiles io) {
             return GunzipCommand.this.run(io);
         }

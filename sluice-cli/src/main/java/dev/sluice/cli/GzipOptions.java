@@ -26,26 +26,14 @@ final class GzipOptions {
     }
 
     /** A command with a plain form: what it accepts beyond {@code -c}, {@code -k}, {@code -f}, and how it runs. */
-    interface PlainCommand {
-        /** Takes the one-letter option {@code ch} (no value); false if the command has no such option. */
-        boolean letter(char ch);
-
-        /** Takes option {@code -ch} with its value; false if there is no such option or the value is not plain. */
-        boolean value(char ch, String value);
-
-        /** True if {@code -ch} is an option that takes a value (the next argument). */
-        boolean takesValue(char ch);
-
+    interface PlainCommand extends PlainForm.Options {
         /** Runs on {@code io} once the options are set. */
         int run(GzipFiles io);
     }
 
     /**
-     * Runs {@code sluice NAME [-letters] [-X VALUE] FILE...} without picocli: building picocli's model of every
-     * subcommand costs about 90 ms of start-up (150 ms for a tiny `sluice gunzip`). Letters may be grouped
-     * ({@code -9kf}); {@code -} is standard input, {@code --} ends the options. Anything else (long options,
-     * {@code -h}, an unknown letter, a value the command refuses, no FILE at all) returns null for picocli, which
-     * also owns the usage errors.
+     * Runs {@code sluice NAME [options] FILE...} through {@link PlainForm}: {@code -c}, {@code -k} and {@code -f}
+     * here, the command's own options in {@code command}. Needs at least one FILE (or {@code -}).
      *
      * @return the exit code, or null when picocli must handle these arguments
      */
@@ -54,32 +42,9 @@ final class GzipOptions {
         if (args.length < 2 || !args[0].equals(name)) {
             return null;
         }
-        List<String> names = new ArrayList<>();
-        boolean operandsOnly = false;
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            if (operandsOnly || a.equals("-") || !a.startsWith("-")) {
-                names.add(a);
-            } else if (a.equals("--")) {
-                operandsOnly = true;
-            } else if (a.length() == 2 && command.takesValue(a.charAt(1))) {
-                if (i + 1 >= args.length || !command.value(a.charAt(1), args[++i])) {
-                    return null;
-                }
-            } else {
-                for (int k = 1; k < a.length(); k++) {
-                    char ch = a.charAt(k);
-                    if (ch == 'c') {
-                        options.toStdout = true;
-                    } else if (ch == 'k') {
-                        options.keep = true;
-                    } else if (ch == 'f') {
-                        options.force = true;
-                    } else if (!command.letter(ch)) {
-                        return null;
-                    }
-                }
-            }
+        List<String> names = PlainForm.parse(args, options.new Shared(command));
+        if (names == null) {
+            return null;
         }
         options.files = names;
         try {
@@ -89,6 +54,42 @@ final class GzipOptions {
             return Main.EXIT_TROUBLE;
         } finally {
             err.flush();
+        }
+    }
+
+    /** The letters gzip and gunzip share, then the command's own. */
+    private final class Shared implements PlainForm.Options {
+        private final PlainForm.Options command;
+
+        Shared(PlainForm.Options command) {
+            this.command = command;
+        }
+
+        @Override
+        public boolean letter(char ch) {
+            switch (ch) {
+                case 'c':
+                    toStdout = true;
+                    return true;
+                case 'k':
+                    keep = true;
+                    return true;
+                case 'f':
+                    force = true;
+                    return true;
+                default:
+                    return command.letter(ch);
+            }
+        }
+
+        @Override
+        public boolean takesValue(char ch) {
+            return command.takesValue(ch);
+        }
+
+        @Override
+        public boolean value(char ch, String value) {
+            return command.value(ch, value);
         }
     }
 }

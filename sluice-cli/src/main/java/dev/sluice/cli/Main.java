@@ -84,7 +84,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // The plain forms of `sluice cmp`, `gzip` and `gunzip` skip picocli's start-up; see their runPlainForm.
+        // The plain forms of `sluice cmp`, `gzip`, `gunzip` and `wc` skip picocli's start-up; see PlainForm.
         PrintWriter out = new PrintWriter(System.out);
         PrintWriter err = new PrintWriter(System.err);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
@@ -93,6 +93,9 @@ public final class Main implements Runnable {
         }
         if (quick == null) {
             quick = GunzipCommand.runPlainForm(args, err);
+        }
+        if (quick == null) {
+            quick = WcCommand.runPlainForm(args, out, err);
         }
         int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);

@@ -62,11 +62,63 @@ final class WcCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /**
+     * The common form, {@code sluice wc [-lwmc] FILE...}, without picocli (see {@link PlainForm}).
+     *
+     * @return the exit code, or null when picocli must handle these arguments
+     */
+    static Integer runPlainForm(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length < 2 || !args[0].equals("wc")) {
+            return null;
+        }
+        WcCommand c = new WcCommand();
+        List<String> names = PlainForm.parse(args, c.new Plain());
+        if (names == null) {
+            return null;
+        }
+        c.files = names;
+        try {
+            return c.run(out, err);
+        } catch (IOException | RuntimeException e) {
+            out.flush();
+            err.println("sluice: " + Main.describe(e)); // as Main's handler does for picocli's commands
+            return Main.EXIT_TROUBLE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** The plain form's options: -l, -w, -m, -c, grouped or not. */
+    private final class Plain implements PlainForm.Options {
+        @Override
+        public boolean letter(char ch) {
+            switch (ch) {
+                case 'l':
+                    lines = true;
+                    return true;
+                case 'w':
+                    words = true;
+                    return true;
+                case 'm':
+                    chars = true;
+                    return true;
+                case 'c':
+                    bytes = true;
+                    return true;
+                default:
+                    return false;
+            }
+        }
+    }
+
+    private int run(PrintWriter out, PrintWriter err) throws IOException {
         if (!lines && !words && !chars && !bytes) {
             lines = words = bytes = true;
         }
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         List<String> names = files.isEmpty() ? List.of("-") : files;
         int width = width(names);
         Counts total = new Counts();

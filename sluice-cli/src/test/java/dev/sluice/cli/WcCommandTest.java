@@ -1,9 +1,12 @@
 package dev.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,5 +107,35 @@ class WcCommandTest {
         String[] got = MainTest.run("wc", "-z");
         assertEquals("2", got[0]);
         assertTrue(got[2].startsWith("sluice: Unknown option: '-z'"), got[2]);
+    }
+
+    /** The plain form (Main's fast path) prints exactly what picocli's way prints, with the same exit code. */
+    @Test
+    void thePlainFormDoesWhatPicocliDoes() {
+        String missing = dir.resolve("missing").toString();
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-lw"}, {"-l", "-m"}, {"-lwmc"}, {"-c", "--"}};
+        List<List<String>> fileSets = List.of(List.of(samples.get(1).toString()),
+                List.of(samples.get(2).toString(), missing, samples.get(3).toString()),
+                List.of(dir.toString(), samples.get(4).toString()));
+        for (String[] opts : optionSets) {
+            for (List<String> files : fileSets) {
+                List<String> args = new ArrayList<>(List.of("wc"));
+                args.addAll(List.of(opts));
+                args.addAll(files);
+                String[] argv = args.toArray(new String[0]);
+                StringWriter out = new StringWriter();
+                StringWriter err = new StringWriter();
+                Integer code = WcCommand.runPlainForm(argv, new PrintWriter(out, true), new PrintWriter(err, true));
+                String[] picocli = MainTest.run(argv);
+                assertEquals(picocli[0], String.valueOf(code), args.toString());
+                assertEquals(picocli[1], out.toString(), args.toString());
+                assertEquals(picocli[2], err.toString(), args.toString());
+            }
+        }
+        for (String[] argv : new String[][] {{"wc"}, {"wc", "--lines", "x"}, {"wc", "-z", "x"}, {"wc", "-h"},
+                {"gzip", "x"}, {"wc", "-lz", "x"}}) {
+            assertNull(WcCommand.runPlainForm(argv, new PrintWriter(new StringWriter()),
+                    new PrintWriter(new StringWriter())), List.of(argv).toString());
+        }
     }
 }
