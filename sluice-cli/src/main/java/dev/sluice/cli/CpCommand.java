@@ -3,8 +3,10 @@ package dev.sluice.cli;
 import dev.sluice.file.FastFiles;
 import dev.sluice.file.SluiceCopyOption;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.CopyOption;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -47,6 +49,49 @@ final class CpCommand implements Callable<Integer> {
             + "which is always kept).")
     boolean preserve;
 
+    /**
+     * The common form, {@code sluice cp [-n] [-p] SRC DST}, without picocli (see {@link PlainForm}).
+     *
+     * @return the exit code, or null when picocli must handle these arguments
+     */
+    static Integer runPlainForm(String[] args, PrintWriter err) {
+        if (args.length < 3 || !args[0].equals("cp")) {
+            return null;
+        }
+        CpCommand c = new CpCommand();
+        List<String> names = PlainForm.parse(args, c.new Plain());
+        if (names == null || names.size() != 2) {
+            return null;
+        }
+        try {
+            c.source = Path.of(names.get(0));
+            c.target = Path.of(names.get(1));
+        } catch (InvalidPathException e) {
+            return null; // picocli reports the argument it cannot convert
+        }
+        return PlainForm.run(c.new Plain(), null, err);
+    }
+
+    /** The plain form's options (-n, -p) and work. */
+    private final class Plain implements PlainForm.Options, PlainForm.Body {
+        @Override
+        public boolean letter(char ch) {
+            if (ch == 'n') {
+                noClobber = true;
+            } else if (ch == 'p') {
+                preserve = true;
+            } else {
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public int run() throws IOException {
+            return call();
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
         Path dst = Files.isDirectory(target) && !Files.isDirectory(source)
@@ -63,7 +108,7 @@ final class CpCommand implements Callable<Integer> {
         }
         CopyOption[] options = opts.toArray(new CopyOption[0]);
         long size = Files.isRegularFile(source) ? Files.size(source) : 0;
-        if (System.console() == null || size < PROGRESS_THRESHOLD) {
+        if (size < PROGRESS_THRESHOLD || !GzipFiles.Terminals.interactive()) {
             FastFiles.copy(source, dst, options);
             return 0;
         }

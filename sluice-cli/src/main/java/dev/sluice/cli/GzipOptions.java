@@ -25,10 +25,8 @@ final class GzipOptions {
         return files.isEmpty() ? List.of("-") : files;
     }
 
-    /** A command with a plain form: what it accepts beyond {@code -c}, {@code -k}, {@code -f}, and how it runs. */
-    interface PlainCommand extends PlainForm.Options {
-        /** Runs on {@code io} once the options are set. */
-        int run(GzipFiles io);
+    /** A command with a plain form: what it accepts beyond {@code -c}, {@code -k}, {@code -f}, and its work. */
+    interface PlainCommand extends PlainForm.Options, PlainForm.Body {
     }
 
     /**
@@ -47,14 +45,7 @@ final class GzipOptions {
             return null;
         }
         options.files = names;
-        try {
-            return command.run(new GzipFiles(err));
-        } catch (RuntimeException e) {
-            err.println("sluice: " + Main.describe(e)); // as Main's handler does for picocli's commands
-            return Main.EXIT_TROUBLE;
-        } finally {
-            err.flush();
-        }
+        return PlainForm.run(command, null, err);
     }
 
     /** The letters gzip and gunzip share, then the command's own. */

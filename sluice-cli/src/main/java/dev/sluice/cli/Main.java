@@ -84,7 +84,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // The plain forms of `sluice cmp`, `gzip`, `gunzip` and `wc` skip picocli's start-up; see PlainForm.
+        // The plain forms of `sluice cmp`, `gzip`, `gunzip`, `wc` and `cp` skip picocli's start-up; see PlainForm.
         PrintWriter out = new PrintWriter(System.out);
         PrintWriter err = new PrintWriter(System.err);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
@@ -96,6 +96,9 @@ public final class Main implements Runnable {
         }
         if (quick == null) {
             quick = WcCommand.runPlainForm(args, out, err);
+        }
+        if (quick == null) {
+            quick = CpCommand.runPlainForm(args, err);
         }
         int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);

@@ -1,5 +1,7 @@
 package dev.sluice.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +28,32 @@ final class PlainForm {
         /** Takes option {@code -ch} with its value; false if there is no such option or the value is not plain. */
         default boolean value(char ch, String value) {
             return false;
+        }
+    }
+
+    /** A command's work once its plain form is parsed. */
+    interface Body {
+        int run() throws IOException;
+    }
+
+    /**
+     * Runs {@code body} as Main's handler runs picocli's commands: an exception is one line on stderr ("sluice: "
+     * and its description) and exit code {@link Main#EXIT_TROUBLE}. Flushes both writers ({@code out} may be null).
+     */
+    static int run(Body body, PrintWriter out, PrintWriter err) {
+        try {
+            return body.run();
+        } catch (IOException | RuntimeException e) {
+            if (out != null) {
+                out.flush();
+            }
+            err.println("sluice: " + Main.describe(e));
+            return Main.EXIT_TROUBLE;
+        } finally {
+            if (out != null) {
+                out.flush();
+            }
+            err.flush();
         }
     }
 

@@ -80,15 +80,22 @@ final class WcCommand implements Callable<Integer> {
             return null;
         }
         c.files = names;
-        try {
-            return c.run(out, err);
-        } catch (IOException | RuntimeException e) {
-            out.flush();
-            err.println("sluice: " + Main.describe(e)); // as Main's handler does for picocli's commands
-            return Main.EXIT_TROUBLE;
-        } finally {
-            out.flush();
-            err.flush();
+        return PlainForm.run(c.new Run(out, err), out, err);
+    }
+
+    /** The plain form's work: the counts, on the given writers. */
+    private final class Run implements PlainForm.Body {
+        private final PrintWriter out;
+        private final PrintWriter err;
+
+        Run(PrintWriter out, PrintWriter err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public int run() throws IOException {
+            return WcCommand.this.run(out, err);
         }
     }
 

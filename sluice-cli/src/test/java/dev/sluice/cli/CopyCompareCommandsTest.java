@@ -80,6 +80,67 @@ class CopyCompareCommandsTest {
                 "sluice: Missing required parameter: 'DST'\nTry 'sluice cp --help' for more information.\n");
     }
 
+    /** The plain form (Main's fast path) and picocli give the same exit code, stderr and target, case by case. */
+    @Test
+    void cpPlainFormDoesWhatPicocliDoes() throws IOException {
+        String[][] forms = {{}, {"-n"}, {"-p"}, {"-np"}, {"-p", "--"}};
+        for (String[] form : forms) {
+            for (int situation = 0; situation < 6; situation++) {
+                String[] codes = new String[2];
+                String[] errs = new String[2];
+                String[] results = new String[2];
+                for (int way = 0; way < 2; way++) {
+                    Path sub = Files.createDirectories(dir.resolve("cp" + String.join("", form) + situation + way));
+                    Path src = sub.resolve("src");
+                    Files.writeString(src, "new" + situation);
+                    Files.setLastModifiedTime(src, java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L));
+                    Path dst = sub.resolve("dst");
+                    switch (situation) {
+                        case 1 -> Files.writeString(dst, "old"); // replaced, or kept with -n
+                        case 2 -> dst = Files.createDirectory(sub.resolve("into")); // copied under its name
+                        case 3 -> src = sub.resolve("missing");
+                        case 4 -> src = sub; // a directory
+                        case 5 -> dst = sub.resolve("no").resolve("dst");
+                        default -> { }
+                    }
+                    List<String> args = new ArrayList<>(List.of("cp"));
+                    args.addAll(List.of(form));
+                    args.add(src.toString());
+                    args.add(dst.toString());
+                    String[] argv = args.toArray(new String[0]);
+                    if (way == 0) {
+                        java.io.StringWriter e = new java.io.StringWriter();
+                        Integer code = CpCommand.runPlainForm(argv, new java.io.PrintWriter(e, true));
+                        assertTrue(code != null, "the plain form takes " + args);
+                        codes[way] = code.toString();
+                        errs[way] = e.toString();
+                    } else {
+                        String[] r = MainTest.run(argv);
+                        codes[way] = r[0];
+                        errs[way] = r[2];
+                    }
+                    errs[way] = errs[way].replace(sub.toString(), "DIR");
+                    Path copy = situation == 2 ? dst.resolve("src") : dst;
+                    String content = Files.isRegularFile(copy) ? Files.readString(copy) : null;
+                    // A copy made with -p carries the source's time; an untouched target keeps its own.
+                    boolean copied = content != null && content.startsWith("new");
+                    results[way] = copied && String.join("", form).contains("p")
+                            ? content + " " + Files.getLastModifiedTime(copy) : content;
+                }
+                String what = List.of(form) + " situation " + situation;
+                assertEquals(codes[1], codes[0], what + ": exit code");
+                assertEquals(errs[1], errs[0], what + ": stderr");
+                assertEquals(results[1], results[0], what + ": target");
+            }
+        }
+        Path a = file("a", "x");
+        for (String[] argv : new String[][] {{"cp", a.toString()}, {"cp", a.toString(), "b", "c"},
+                {"cp", "--sync", a.toString(), "b"}, {"cp", "-x", a.toString(), "b"}, {"cp", "-h"}}) {
+            assertEquals(null, CpCommand.runPlainForm(argv, new java.io.PrintWriter(new java.io.StringWriter())),
+                    List.of(argv).toString());
+        }
+    }
+
     // ---- cmp -----------------------------------------------------------------------------------------------------
 
     @Test
