@@ -84,7 +84,7 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        // The plain forms of `sluice cmp`, `gzip`, `gunzip`, `wc` and `cp` skip picocli's start-up; see PlainForm.
+        // The plain forms of the everyday commands skip picocli's start-up; see PlainForm.
         PrintWriter out = new PrintWriter(System.out);
         PrintWriter err = new PrintWriter(System.err);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
@@ -99,6 +99,9 @@ public final class Main implements Runnable {
         }
         if (quick == null) {
             quick = CpCommand.runPlainForm(args, err);
+        }
+        if (quick == null) {
+            quick = SumCommand.runPlainForm(args, out, err);
         }
         int code = quick != null ? quick : commandLine().execute(args);
         System.exit(code);

@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * The hand parser behind the everyday commands' common forms ({@code sluice gzip -9k FILE}, {@code sluice wc -l
  * FILE}): building picocli's model of every subcommand costs about 90–150 ms of start-up, more than the work on a
- * small file. It takes short options, grouped or not, one-letter options with a value in the next argument, {@code -}
- * (standard input) and {@code --}; anything else, including every long option and {@code -h}, is left to picocli,
- * which also owns the usage errors. Tests check that both ways give the same exit codes, messages and files.
+ * small file. It takes short options, grouped or not, one-letter options with a value in the next argument, the long
+ * options a command lists, {@code -} (standard input) and {@code --}; anything else, including {@code -h} and
+ * {@code --help}, is left to picocli, which also owns the usage errors. Tests check that both ways give the same exit codes, messages and files.
  */
 final class PlainForm {
     private PlainForm() {}
@@ -19,6 +19,11 @@ final class PlainForm {
     interface Options {
         /** Takes the one-letter option {@code ch} (no value); false if the command has no such option. */
         boolean letter(char ch);
+
+        /** Takes the long option {@code --name} (no value); none by default. */
+        default boolean longOption(String name) {
+            return false;
+        }
 
         /** True if {@code -ch} is an option that takes a value (the next argument); none by default. */
         default boolean takesValue(char ch) {
@@ -71,6 +76,10 @@ final class PlainForm {
                 operands.add(a);
             } else if (a.equals("--")) {
                 operandsOnly = true;
+            } else if (a.startsWith("--")) {
+                if (!options.longOption(a.substring(2))) {
+                    return null;
+                }
             } else if (a.length() == 2 && options.takesValue(a.charAt(1))) {
                 if (i + 1 >= args.length || !options.value(a.charAt(1), args[++i])) {
                     return null;

@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
@@ -48,26 +47,94 @@ final class SumCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    private Supplier<Checksum> kind() {
+    /** The checksum asked for; not a Supplier of constructor references, whose linking costs start-up. */
+    private Checksum newChecksum() {
         if (algorithm.crc32) {
-            return CRC32::new;
+            return new CRC32();
         }
         if (algorithm.adler32) {
-            return Adler32::new;
+            return new Adler32();
         }
-        return CRC32C::new;
+        return new CRC32C();
+    }
+
+    /**
+     * The common forms, {@code sluice sum [--crc32c|--crc32|--adler32] FILE...}, without picocli (see
+     * {@link PlainForm}); two algorithms at once go to picocli, which reports them.
+     *
+     * @return the exit code, or null when picocli must handle these arguments
+     */
+    static Integer runPlainForm(String[] args, PrintWriter out, PrintWriter err) {
+        if (args.length < 2 || !args[0].equals("sum")) {
+            return null;
+        }
+        SumCommand c = new SumCommand();
+        List<String> names = PlainForm.parse(args, c.new Plain());
+        if (names == null || names.isEmpty()) {
+            return null;
+        }
+        c.files = names;
+        return PlainForm.run(c.new Run(out, err), out, err);
+    }
+
+    /** The plain form's options: at most one algorithm. */
+    private final class Plain implements PlainForm.Options {
+        private int chosen;
+
+        @Override
+        public boolean letter(char ch) {
+            return false;
+        }
+
+        @Override
+        public boolean longOption(String name) {
+            switch (name) {
+                case "crc32c":
+                    algorithm.crc32c = true;
+                    break;
+                case "crc32":
+                    algorithm.crc32 = true;
+                    break;
+                case "adler32":
+                    algorithm.adler32 = true;
+                    break;
+                default:
+                    return false;
+            }
+            return ++chosen == 1;
+        }
+    }
+
+    /** The plain form's work, on the given writers. */
+    private final class Run implements PlainForm.Body {
+        private final PrintWriter out;
+        private final PrintWriter err;
+
+        Run(PrintWriter out, PrintWriter err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        @Override
+        public int run() {
+            return SumCommand.this.run(out, err);
+        }
     }
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        Supplier<Checksum> kind = kind();
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    private int run(PrintWriter out, PrintWriter err) {
         int status = 0;
         for (String name : files) {
             try {
-                long value = FastFiles.checksum(Path.of(name), kind.get());
-                out.printf("%08x  %s%n", value, name);
+                long value = FastFiles.checksum(Path.of(name), newChecksum());
+                // "%08x  %s%n" by hand: java.util.Formatter costs milliseconds of start-up.
+                String hex = Long.toHexString(value);
+                out.print("00000000".substring(hex.length()) + hex + "  " + name);
+                out.println();
             } catch (IOException e) {
                 out.flush();
                 err.println("sluice: " + Main.describe(e));

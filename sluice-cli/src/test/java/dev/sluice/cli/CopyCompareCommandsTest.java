@@ -300,4 +300,36 @@ class CopyCompareCommandsTest {
         assertRun(MainTest.run("sum"), 2, "",
                 "sluice: Missing required parameter: 'FILE'\nTry 'sluice sum --help' for more information.\n");
     }
+
+    /** sum's plain form (Main's fast path) prints what picocli's way prints, with the same exit code. */
+    @Test
+    void sumPlainFormDoesWhatPicocliDoes() throws IOException {
+        Path a = file("one", new byte[300_001]);
+        Path b = file("two", "hello\n");
+        Path missing = dir.resolve("missing");
+        String[][] forms = {{}, {"--crc32c"}, {"--crc32"}, {"--adler32"}, {"--crc32", "--"}};
+        List<List<String>> fileSets = List.of(List.of(a.toString()), List.of(a.toString(), b.toString()),
+                List.of(missing.toString(), b.toString(), dir.toString()));
+        for (String[] form : forms) {
+            for (List<String> files : fileSets) {
+                List<String> args = new ArrayList<>(List.of("sum"));
+                args.addAll(List.of(form));
+                args.addAll(files);
+                String[] argv = args.toArray(new String[0]);
+                java.io.StringWriter out = new java.io.StringWriter();
+                java.io.StringWriter err = new java.io.StringWriter();
+                Integer code = SumCommand.runPlainForm(argv, new java.io.PrintWriter(out, true),
+                        new java.io.PrintWriter(err, true));
+                String[] picocli = MainTest.run(argv);
+                assertEquals(picocli[0], String.valueOf(code), args.toString());
+                assertEquals(picocli[1], out.toString(), args.toString());
+                assertEquals(picocli[2], err.toString(), args.toString());
+            }
+        }
+        for (String[] argv : new String[][] {{"sum"}, {"sum", "--crc32", "--adler32", "x"}, {"sum", "-h"},
+                {"sum", "--help"}, {"sum", "--md5", "x"}, {"sum", "--crc32"}, {"sum", "-x", "x"}}) {
+            assertEquals(null, SumCommand.runPlainForm(argv, new java.io.PrintWriter(new java.io.StringWriter()),
+                    new java.io.PrintWriter(new java.io.StringWriter())), List.of(argv).toString());
+        }
+    }
 }
