@@ -59,7 +59,8 @@ final class CpCommand implements Callable<Integer> {
             return null;
         }
         CpCommand c = new CpCommand();
-        List<String> names = PlainForm.parse(args, c.new Plain());
+        Plain plain = c.new Plain();
+        List<String> names = PlainForm.parse(args, plain);
         if (names == null || names.size() != 2) {
             return null;
         }
@@ -69,7 +70,7 @@ final class CpCommand implements Callable<Integer> {
         } catch (InvalidPathException e) {
             return null; // picocli reports the argument it cannot convert
         }
-        return PlainForm.run(c.new Plain(), null, err);
+        return PlainForm.run(plain, null, err);
     }
 
     /** The plain form's options (-n, -p) and work. */
@@ -87,7 +88,7 @@ final class CpCommand implements Callable<Integer> {
         }
 
         @Override
-        public int run() throws IOException {
+        public int run(PrintWriter unused, PrintWriter err) throws IOException {
             return call();
         }
     }

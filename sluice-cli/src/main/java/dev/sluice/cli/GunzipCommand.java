@@ -45,7 +45,7 @@ final class GunzipCommand implements Callable<Integer> {
      */
     static Integer runPlainForm(String[] args, PrintWriter err) {
         GunzipCommand c = new GunzipCommand();
-        return GzipOptions.runPlainForm(args, "gunzip", c.new Plain(err), c.options, err);
+        return GzipOptions.runPlainForm(args, "gunzip", c.new Plain(), c.options, err);
     }
 
     /** The plain form's view of this command. */
@@ -59,14 +59,8 @@ final class GunzipCommand implements Callable<Integer> {
             return true;
         }
 
-        private final PrintWriter err;
-
-        Plain(PrintWriter err) {
-            this.err = err;
-        }
-
         @Override
-        public int run() {
+        public int run(PrintWriter unused, PrintWriter err) {
             return GunzipCommand.this.run(new GzipFiles(err));
         }
     }

@@ -66,7 +66,7 @@ final class GzipCommand implements Callable<Integer> {
      */
     static Integer runPlainForm(String[] args, PrintWriter err) {
         GzipCommand c = new GzipCommand();
-        return GzipOptions.runPlainForm(args, "gzip", c.new Plain(err), c.options, err);
+        return GzipOptions.runPlainForm(args, "gzip", c.new Plain(), c.options, err);
     }
 
     /** The plain form's view of this command. */
@@ -95,14 +95,8 @@ final class GzipCommand implements Callable<Integer> {
             return true;
         }
 
-        private final PrintWriter err;
-
-        Plain(PrintWriter err) {
-            this.err = err;
-        }
-
         @Override
-        public int run() {
+        public int run(PrintWriter unused, PrintWriter err) {
             return GzipCommand.this.run(new GzipFiles(err), true);
         }
     }

@@ -36,9 +36,9 @@ final class PlainForm {
         }
     }
 
-    /** A command's work once its plain form is parsed. */
+    /** A command's work once its plain form is parsed, printing on {@code out} (null if unused) and {@code err}. */
     interface Body {
-        int run() throws IOException;
+        int run(PrintWriter out, PrintWriter err) throws IOException;
     }
 
     /**
@@ -47,7 +47,7 @@ final class PlainForm {
      */
     static int run(Body body, PrintWriter out, PrintWriter err) {
         try {
-            return body.run();
+            return body.run(out, err);
         } catch (IOException | RuntimeException e) {
             if (out != null) {
                 out.flush();

@@ -69,17 +69,23 @@ final class SumCommand implements Callable<Integer> {
             return null;
         }
         SumCommand c = new SumCommand();
-        List<String> names = PlainForm.parse(args, c.new Plain());
+        Plain plain = c.new Plain();
+        List<String> names = PlainForm.parse(args, plain);
         if (names == null || names.isEmpty()) {
             return null;
         }
         c.files = names;
-        return PlainForm.run(c.new Run(out, err), out, err);
+        return PlainForm.run(plain, out, err);
     }
 
-    /** The plain form's options: at most one algorithm. */
-    private final class Plain implements PlainForm.Options {
+    /** The plain form's options (at most one algorithm) and work. */
+    private final class Plain implements PlainForm.Options, PlainForm.Body {
         private int chosen;
+
+        @Override
+        public int run(PrintWriter out, PrintWriter err) {
+            return SumCommand.this.run(out, err);
+        }
 
         @Override
         public boolean letter(char ch) {
@@ -102,22 +108,6 @@ final class SumCommand implements Callable<Integer> {
                     return false;
             }
             return ++chosen == 1;
-        }
-    }
-
-    /** The plain form's work, on the given writers. */
-    private final class Run implements PlainForm.Body {
-        private final PrintWriter out;
-        private final PrintWriter err;
-
-        Run(PrintWriter out, PrintWriter err) {
-            this.out = out;
-            this.err = err;
-        }
-
-        @Override
-        public int run() {
-            return SumCommand.this.run(out, err);
         }
     }
 

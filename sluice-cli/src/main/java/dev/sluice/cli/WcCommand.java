@@ -75,32 +75,22 @@ final class WcCommand implements Callable<Integer> {
             return null;
         }
         WcCommand c = new WcCommand();
-        List<String> names = PlainForm.parse(args, c.new Plain());
+        Plain plain = c.new Plain();
+        List<String> names = PlainForm.parse(args, plain);
         if (names == null) {
             return null;
         }
         c.files = names;
-        return PlainForm.run(c.new Run(out, err), out, err);
+        return PlainForm.run(plain, out, err);
     }
 
-    /** The plain form's work: the counts, on the given writers. */
-    private final class Run implements PlainForm.Body {
-        private final PrintWriter out;
-        private final PrintWriter err;
-
-        Run(PrintWriter out, PrintWriter err) {
-            this.out = out;
-            this.err = err;
-        }
-
+    /** The plain form's options (-l, -w, -m, -c, grouped or not) and work. */
+    private final class Plain implements PlainForm.Options, PlainForm.Body {
         @Override
-        public int run() throws IOException {
+        public int run(PrintWriter out, PrintWriter err) throws IOException {
             return WcCommand.this.run(out, err);
         }
-    }
 
-    /** The plain form's options: -l, -w, -m, -c, grouped or not. */
-    private final class Plain implements PlainForm.Options {
         @Override
         public boolean letter(char ch) {
             switch (ch) {
