@@ -31,7 +31,8 @@ final class GzipOptions {
 
     /**
      * Runs {@code sluice NAME [options] FILE...} through {@link PlainForm}: {@code -c}, {@code -k} and {@code -f}
-     * here, the command's own options in {@code command}. Needs at least one FILE (or {@code -}).
+     * here, the command's own options in {@code command}. Needs at least one argument after the name; with no FILE
+     * among them the command reads standard input, as picocli's way does.
      *
      * @return the exit code, or null when picocli must handle these arguments
      */

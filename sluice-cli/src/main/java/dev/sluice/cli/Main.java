@@ -35,10 +35,18 @@ public final class Main implements Runnable {
     /** Builds the command line with Sluice's error handling; tests call this to run commands in-process. */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        // As GNU tools, and as the plain forms (PlainForm) parse: "@list" is a file name, not a file of arguments,
+        // and a repeated option is no error (`wc -ll`, `gzip -c -c`).
+        cl.setExpandAtFiles(false);
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();
-            boolean verbose = parseResult.matchedOption("--verbose") != null
-                    || parseResult.originalArgs().contains("--verbose");
+            // --verbose is inherited, so it may be matched by the root command or any subcommand; a file named
+            // "--verbose" (after --) is no request for stack traces.
+            boolean verbose = false;
+            for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+                verbose |= pr.matchedOption("--verbose") != null;
+            }
             if (verbose) {
                 ex.printStackTrace(err);
             } else {
@@ -85,8 +93,10 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         // The plain forms of the everyday commands skip picocli's start-up; see PlainForm.
-        PrintWriter out = new PrintWriter(System.out);
-        PrintWriter err = new PrintWriter(System.err);
+        // Flushed at every line, as picocli's own writers are: a line of `wc` or `sum` shows as soon as it is
+        // known, and messages stay in order with data written to the raw stdout (gzip -c).
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
         Integer quick = CmpCommand.runPlainForm(args, out, err);
         if (quick == null) {
             quick = GzipCommand.runPlainForm(args, err);

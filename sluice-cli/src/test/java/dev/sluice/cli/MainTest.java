@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -53,5 +54,16 @@ class MainTest {
         String[] r = run("info", ".");
         assertEquals("0", r[0]);
         assertTrue(r[1].contains("JDK:") && r[1].contains("CPU:") && r[1].contains("File system:"), r[1]);
+    }
+
+    /** --verbose after the subcommand counts too; a file named "--verbose" (after --) does not. */
+    @Test
+    void verboseIsAnOptionWhereverItStandsButNotAFileName() {
+        String[] v = run("info", "--verbose", "/no/such/dir");
+        assertEquals("2", v[0]);
+        assertTrue(v[2].contains("\tat "), "stack trace with --verbose after the subcommand: " + v[2]);
+        String[] quiet = run("cp", "-n", "--", "--verbose", "/no/such/dir/x");
+        assertEquals("2", quiet[0]);
+        assertFalse(quiet[2].contains("\tat "), "a file named --verbose asks for nothing: " + quiet[2]);
     }
 }

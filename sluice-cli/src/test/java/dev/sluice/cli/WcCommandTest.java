@@ -138,4 +138,22 @@ class WcCommandTest {
                     new PrintWriter(new StringWriter())), List.of(argv).toString());
         }
     }
+
+    /**
+     * GNU's parsing, both ways: "@list" names a file (picocli would read arguments from "list"), and a repeated
+     * option is no error (picocli would refuse "--lines --lines").
+     */
+    @Test
+    void atNamesAndRepeatedOptionsAsGnuWcBothWays() throws Exception {
+        Path list = Files.writeString(dir.resolve("list"), samples.get(1).toString());
+        Path at = Files.writeString(dir.resolve("@list"), "one line\n");
+        String atName = dir.resolve("@list").toString();
+        assertTrue(Files.exists(at) && Files.exists(list));
+        for (String[] argv : new String[][] {{"wc", "-l", atName}, {"wc", "--lines", atName}, {"wc", "-ll", atName},
+                {"wc", "--lines", "--lines", atName}, {"wc", "-l", "--lines", atName}}) {
+            String[] got = MainTest.run(argv);
+            assertEquals("0", got[0], List.of(argv) + ": " + got[2]);
+            assertEquals(gnuWc(List.of("-l", atName)), got[1], List.of(argv).toString());
+        }
+    }
 }
