@@ -304,6 +304,9 @@ final class WcCommand implements Callable<Integer> {
         char high; // a high surrogate whose low half may start the next chunk
 
         void count(char[] buf, int n) {
+            if (high == 0 && countPlainAscii(buf, n)) {
+                return;
+            }
             long nLines = 0;
             long nWords = 0;
             long nChars = 0;
@@ -341,6 +344,37 @@ final class WcCommand implements Callable<Integer> {
             chars += nChars;
             inWord = in;
             high = h;
+        }
+
+        /**
+         * The common chunk: printable ASCII and ASCII white space only (source code, logs). Then whether a char is in
+         * a word depends on that char alone, so words are counted as their starts, with no chain from char to char
+         * through the word state (twice as fast as the loop in {@link #count}). Counts nothing and returns false
+         * when the chunk holds anything else, which {@link #count} then handles.
+         */
+        private boolean countPlainAscii(char[] buf, int n) {
+            int special = 0;
+            long nLines = 0;
+            long starts = 0;
+            int prev = inWord;
+            for (int i = 0; i < n; i++) {
+                char ch = buf[i];
+                int cls = ASCII_CLASS[ch & 0x7F];
+                special |= (ch >>> 7) | (cls >>> 1); // not ASCII, or NON_PRINTABLE (2)
+                nLines += ch == '\n' ? 1 : 0;
+                int word = cls == OTHER ? 1 : 0;
+                starts += word & (prev ^ 1);
+                prev = word;
+            }
+            if (special != 0) {
+                return false;
+            }
+            // count() adds a word when a separator ends it and the caller adds the one still open at the end.
+            words += starts + inWord - prev;
+            inWord = prev;
+            lines += nLines;
+            chars += n;
+            return true;
         }
     }
 

@@ -52,6 +52,18 @@ class WcCommandTest {
             }
             samples.add(Files.writeString(dir.resolve("s" + i + ".txt"), sb, StandardCharsets.UTF_8));
         }
+        // Plain ASCII over several 64 Ki-char chunks (wc's fast path), then the same with a control char inside a
+        // word in one chunk and a non-printable non-ASCII char between spaces in another (the exact path for those
+        // chunks: a non-printable char neither starts nor ends a word).
+        StringBuilder ascii = new StringBuilder();
+        while (ascii.length() < 200_000) {
+            int k = r.nextInt(12);
+            ascii.append(k < 7 ? (char) ('a' + r.nextInt(26)) : k < 9 ? ' ' : k < 10 ? '\t' : k < 11 ? '\n' : '.');
+        }
+        samples.add(Files.writeString(dir.resolve("ascii.txt"), ascii, StandardCharsets.UTF_8));
+        ascii.replace(70_001, 70_006, "ab\u0001cd");
+        ascii.replace(150_001, 150_004, " \u2028 ");
+        samples.add(Files.writeString(dir.resolve("ascii-special.txt"), ascii, StandardCharsets.UTF_8));
     }
 
     private static String gnuWc(List<String> args) throws IOException, InterruptedException {
