@@ -64,6 +64,13 @@ class WcCommandTest {
         ascii.replace(70_001, 70_006, "ab\u0001cd");
         ascii.replace(150_001, 150_004, " \u2028 ");
         samples.add(Files.writeString(dir.resolve("ascii-special.txt"), ascii, StandardCharsets.UTF_8));
+        // Plain chunks and Japanese ones in turn, with 3-byte chars cut by the 64 KiB reads at every offset.
+        StringBuilder mixed = new StringBuilder();
+        for (int cut = 0; cut < 3; cut++) {
+            mixed.append("x y\n".repeat(16383)).append("ab".substring(0, 2 - cut % 2)).append(cut == 2 ? "z" : "");
+            mixed.append("\u65e5\u672c\u8a9e \u3000\u30c6\u30ad\u30b9\u30c8\n".repeat(3000));
+        }
+        samples.add(Files.writeString(dir.resolve("mixed.txt"), mixed, StandardCharsets.UTF_8));
     }
 
     private static String gnuWc(List<String> args) throws IOException, InterruptedException {
