@@ -10,7 +10,8 @@ import java.util.List;
  * FILE}): building picocli's model of every subcommand costs about 90–150 ms of start-up, more than the work on a
  * small file. It takes short options, grouped or not, one-letter options with a value in the next argument, the long
  * options a command lists, {@code -} (standard input) and {@code --}; anything else, including {@code -h} and
- * {@code --help}, is left to picocli, which also owns the usage errors. Tests check that both ways give the same exit codes, messages and files.
+ * {@code --help}, is left to picocli, which also owns the usage errors. Tests check that both ways give the same
+ * exit codes, messages and files.
  */
 final class PlainForm {
     private PlainForm() {}
