@@ -195,7 +195,8 @@ class FastReaderLinesTest {
             int every = 1 + r.nextInt(4);
             // The model: after every {every}-th line, one char read; that read may take the LF of a CR LF.
             List<String> expected = new ArrayList<>();
-            try (BufferedReader br = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes), UTF_8))) {
+            try (BufferedReader br = new BufferedReader(
+                    new InputStreamReader(new ByteArrayInputStream(bytes), UTF_8))) {
                 String line;
                 int n = 0;
                 while ((line = br.readLine()) != null) {
