@@ -71,6 +71,12 @@ public final class GzipInputStream extends InputStream {
     private int lim;
     /** Offset in the compressed stream of {@code buf[0]}. */
     private long bufStart;
+    /**
+     * Bytes of the previous fill kept in front of the next one: a decoder with a bit buffer (ISA-L holds up to 8
+     * bytes) may have loaded the bytes after a member's deflate data before the last refill, and hands them back
+     * through {@link InflateEngine#remaining()}, which then reaches back into this tail.
+     */
+    static final int KEEP = 16;
     private long memberStart;
     private long memberOut;
     private long totalOut;
@@ -93,7 +99,7 @@ public final class GzipInputStream extends InputStream {
     GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
             InflateEngine engine) {
         this.in = in;
-        this.buf = new byte[bufferSize];
+        this.buf = new byte[KEEP + bufferSize];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
         this.engine = engine;
@@ -323,13 +329,15 @@ public final class GzipInputStream extends InputStream {
         if (pos < lim) {
             return true;
         }
-        bufStart += lim;
-        pos = 0;
-        lim = 0;
+        int keep = Math.min(KEEP, lim);
+        System.arraycopy(buf, lim - keep, buf, 0, keep);
+        bufStart += lim - keep;
+        pos = keep;
+        lim = keep;
         for (int zeros = 0; ; ) {
-            int n = in.read(buf, 0, buf.length);
+            int n = in.read(buf, keep, buf.length - keep);
             if (n > 0) {
-                lim = n;
+                lim = keep + n;
                 return true;
             }
             if (n < 0) {

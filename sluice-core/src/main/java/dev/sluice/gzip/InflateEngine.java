@@ -25,7 +25,11 @@ interface InflateEngine {
     /** True when every byte given to {@link #setInput} has been consumed. */
     boolean needsInput();
 
-    /** The number of input bytes given to {@link #setInput} that were not consumed (the bytes after the end). */
+    /**
+     * The number of input bytes not consumed (the bytes after the end). May exceed the last {@link #setInput}'s
+     * length by up to {@link GzipInputStream#KEEP} bytes, which the caller must then still hold in front of that
+     * input: bytes of earlier input that a decoder's bit buffer had loaded but did not use.
+     */
     int remaining();
 
     /** Prepares for a new raw deflate stream, keeping native resources. */

@@ -9,8 +9,9 @@ package dev.sluice.gzip;
 final class NativeEngines {
     private NativeEngines() {}
 
-    private static final String WHY = "native engines need Java 22+ (this is Java " + Runtime.version().feature()
-            + ")";
+    private static final String WHY = Runtime.version().feature() < 22
+            ? "native engines need Java 22+ (this is Java " + Runtime.version().feature() + ")"
+            : "sluice-core was loaded without its Java 22 classes (META-INF/versions/22 of the multi-release jar)";
 
     /** Null when ISA-L is bound and passed its self-test, else why not. */
     static String isalProblem() {

@@ -1,0 +1,195 @@
+package dev.sluice.gzip;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * {@link DeflateEngine} on ISA-L's stateful {@code isal_deflate} (libisal.so.2) for levels 1-3, writing raw deflate
+ * ({@code gzip_flag} IGZIP_DEFLATE) with dictionary and sync/full flush, so one gzip member can be written in pieces.
+ * Sluice's level n is ISA-L's level n (what {@code igzip -n} uses), with the library's default level-buffer size
+ * ({@code ISAL_DEF_LVLn_DEFAULT}, as igzip); ISA-L's levels are faster than zlib's of the same number and compress
+ * about as well as zlib's levels 1-4 (docs/benchmarks/gzip.md). Input is copied to C in bounded chunks, output lands
+ * in a bounded native block and is copied out; native memory lives in one shared arena closed by {@link #end()}.
+ * Not thread-safe.
+ */
+final class IsalDeflateEngine implements DeflateEngine {
+    // struct isal_zstream of ISA-L 2.30 (offsets measured with offsetof on x86-64; identical from 2.25 to 2.32).
+    private static final long STREAM_SIZE = 82384;
+    private static final long NEXT_IN = 0;
+    private static final long AVAIL_IN = 8;
+    private static final long NEXT_OUT = 16;
+    private static final long AVAIL_OUT = 24;
+    private static final long LEVEL = 40;
+    private static final long LEVEL_BUF_SIZE = 44;
+    private static final long LEVEL_BUF = 48;
+    private static final long END_OF_STREAM = 56;
+    private static final long FLUSH = 58;
+    private static final long GZIP_FLAG = 60;
+    private static final long STATE = 84; // internal_state.state
+    private static final int ZSTATE_END = 11;
+    private static final int COMP_OK = 0;
+    /** ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT of 2.30 (the LARGE sizes). */
+    private static final int[] LEVEL_BUF_SIZES = {0, 282624, 331776, 348160};
+
+    private static final int IN_CHUNK = 256 * 1024;
+    private static final int OUT_CHUNK = 256 * 1024;
+    private static final int DICT_MAX = 32 * 1024;
+
+    private final int level;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment stream;
+    private final MemorySegment levelBuf;
+    private final MemorySegment in;
+    private final MemorySegment out;
+    private boolean ended;
+
+    /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
+    private byte[] input;
+    private int inOff;
+    private int inLen;
+    private boolean finishing;
+
+    IsalDeflateEngine(int level) {
+        if (level < 1 || level > 3) {
+            throw new IllegalArgumentException("ISA-L deflate level outside 1..3: " + level);
+        }
+        this.level = level;
+        boolean ok = false;
+        try {
+            stream = arena.allocate(STREAM_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
+            levelBuf = arena.allocate(LEVEL_BUF_SIZES[level], 64);
+            in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
+            out = arena.allocate(OUT_CHUNK, 64);
+            NativeEngines.call(NativeEngines.Isal.DEFLATE_INIT, stream);
+            ok = true;
+        } finally {
+            if (!ok) {
+                arena.close();
+            }
+        }
+        prepare();
+    }
+
+    private void prepare() {
+        stream.set(ValueLayout.JAVA_INT, LEVEL, level);
+        stream.set(ValueLayout.JAVA_INT, LEVEL_BUF_SIZE, (int) levelBuf.byteSize());
+        stream.set(ValueLayout.ADDRESS, LEVEL_BUF, levelBuf);
+        stream.set(ValueLayout.JAVA_SHORT, GZIP_FLAG, (short) 0);
+        stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) 0);
+        stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
+        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, 0);
+        input = null;
+        inLen = 0;
+        finishing = false;
+    }
+
+    @Override
+    public void setInput(byte[] b, int off, int len) {
+        Objects.checkFromIndexSize(off, len, b.length);
+        checkOpen();
+        input = b;
+        inOff = off;
+        inLen = len;
+    }
+
+    @Override
+    public void setDictionary(byte[] b, int off, int len) {
+        Objects.checkFromIndexSize(off, len, b.length);
+        checkOpen();
+        int n = Math.min(len, DICT_MAX); // only the last 32 KiB can be referred to
+        MemorySegment.copy(b, off + len - n, in, ValueLayout.JAVA_BYTE, 0, n);
+        int ret;
+        try {
+            ret = (int) NativeEngines.Isal.DEFLATE_SET_DICT.invokeExact(stream, in, n);
+        } catch (Throwable t) {
+            throw NativeEngines.rethrow(t);
+        }
+        if (ret != COMP_OK) {
+            throw new IllegalStateException("isal_deflate_set_dict returned " + ret);
+        }
+    }
+
+    @Override
+    public int deflate(byte[] b, int off, int len, int flush) {
+        Objects.checkFromIndexSize(off, len, b.length);
+        checkOpen();
+        int mode = flush == SYNC_FLUSH ? 1 : flush == FULL_FLUSH ? 2 : 0; // ISA-L's SYNC_FLUSH, FULL_FLUSH, NO_FLUSH
+        int produced = 0;
+        while (produced < len && !finished()) {
+            if (availIn() == 0 && inLen > 0) {
+                int n = Math.min(inLen, IN_CHUNK);
+                MemorySegment.copy(input, inOff, in, ValueLayout.JAVA_BYTE, 0, n);
+                inOff += n;
+                inLen -= n;
+                stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
+                stream.set(ValueLayout.JAVA_INT, AVAIL_IN, n);
+            }
+            boolean lastChunk = inLen == 0;
+            int room = Math.min(len - produced, OUT_CHUNK);
+            int before = availIn();
+            stream.set(ValueLayout.ADDRESS, NEXT_OUT, out);
+            stream.set(ValueLayout.JAVA_INT, AVAIL_OUT, room);
+            stream.set(ValueLayout.JAVA_SHORT, FLUSH, (short) (lastChunk ? mode : 0));
+            stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) (finishing && lastChunk ? 1 : 0));
+            int ret = NativeEngines.call(NativeEngines.Isal.DEFLATE, stream);
+            int left = stream.get(ValueLayout.JAVA_INT, AVAIL_OUT);
+            int p = room - left;
+            if (ret != COMP_OK || p < 0 || p > room || availIn() > before) {
+                throw new IllegalStateException("isal_deflate returned " + ret + " (wrote " + p + " of " + room
+                        + ")");
+            }
+            MemorySegment.copy(out, ValueLayout.JAVA_BYTE, 0, b, off + produced, p);
+            produced += p;
+            if (lastChunk && availIn() == 0 && left > 0 && !finishing) {
+                break; // all input taken and, for sync/full flush, the flush completed with room to spare
+            }
+            if (p == 0 && availIn() == before) {
+                break; // no progress: never spin
+            }
+        }
+        return produced;
+    }
+
+    private int availIn() {
+        return stream.get(ValueLayout.JAVA_INT, AVAIL_IN);
+    }
+
+    @Override
+    public void finish() {
+        finishing = true;
+    }
+
+    @Override
+    public boolean finished() {
+        return stream.get(ValueLayout.JAVA_INT, STATE) == ZSTATE_END;
+    }
+
+    @Override
+    public boolean needsInput() {
+        return inLen == 0 && availIn() == 0;
+    }
+
+    @Override
+    public void reset() {
+        checkOpen();
+        NativeEngines.call(NativeEngines.Isal.DEFLATE_RESET, stream);
+        prepare();
+    }
+
+    @Override
+    public void end() {
+        if (!ended) {
+            ended = true;
+            input = null;
+            arena.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (ended) {
+            throw new IllegalStateException("deflate engine already ended");
+        }
+    }
+}

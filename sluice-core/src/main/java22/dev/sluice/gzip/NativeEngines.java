@@ -1,0 +1,228 @@
+package dev.sluice.gzip;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * The native gzip backends on Java 22+ (this file compiles into {@code META-INF/versions/22}; the base version says
+ * "none"). Each library is probed once, at first use, in a holder class: native access must already be enabled for
+ * Sluice's module (checked with {@link Module#isNativeAccessEnabled()} before any restricted call, so the JDK never
+ * prints its warning), the library must load by soname, every symbol must resolve and a self-test must pass. Any
+ * failure is remembered as a sentence ({@link #isalProblem()}, {@link #libdeflateProblem()}) and the JDK's zlib is
+ * used; nothing is printed. Thread-safe (class initialisation).
+ */
+final class NativeEngines {
+    private NativeEngines() {}
+
+    static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
+
+    /** A raw deflate stream (made by zlib -6) of {@link #SELF_TEST_TEXT} repeated 40 times, CRC32 0x0d0ff3f9. */
+    private static final byte[] SELF_TEST_DEFLATE = {-19, -52, -51, 13, -128, 32, 12, 6, -48, 85, -70, 0, 12, -32, -51,
+        -93, -119, 55, 38, -88, 82, 126, 76, 3, 9, 20, -25, 119, 16, -65, 55, -64, 11, -70, -22, 45, 52, 69, -109, 51,
+        -103, -74, -47, 17, 118, 119, 18, -73, 72, 90, -81, 40, 73, -39, -124, -84, -116, -66, 114, -95, -121, 95, -10,
+        -54, 45, -5, -44, -121, -44, -36, 60, 5, 12, 24, 48, 96, -64, -128, 1, 3, 6, 12, 63, 30, 62};
+    private static final String SELF_TEST_TEXT = "Sluice self-test: ISA-L and libdeflate through java.lang.foreign. ";
+    private static final long SELF_TEST_CRC = 0x0d0ff3f9L;
+
+    static String isalProblem() {
+        return Isal.PROBLEM;
+    }
+
+    static String libdeflateProblem() {
+        return Libdeflate.PROBLEM;
+    }
+
+    static InflateEngine isalInflater() {
+        return new IsalInflateEngine();
+    }
+
+    static DeflateEngine isalDeflater(int level) {
+        return new IsalDeflateEngine(level);
+    }
+
+    static DeflateEngine libdeflateDeflater(int level) {
+        return new LibdeflateEngine(level);
+    }
+
+    /** ISA-L's entry points, bound at first use. */
+    static final class Isal {
+        static final String SONAME = "libisal.so.2";
+        static final MethodHandle INFLATE_INIT;
+        static final MethodHandle INFLATE_RESET;
+        static final MethodHandle INFLATE;
+        static final MethodHandle DEFLATE_INIT;
+        static final MethodHandle DEFLATE_RESET;
+        static final MethodHandle DEFLATE_SET_DICT;
+        static final MethodHandle DEFLATE;
+        static final String PROBLEM;
+
+        static {
+            MethodHandle[] h = new MethodHandle[7];
+            String problem = access();
+            if (problem == null) {
+                try {
+                    SymbolLookup lib = SymbolLookup.libraryLookup(SONAME, Arena.global());
+                    FunctionDescriptor voidPtr = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+                    FunctionDescriptor intPtr = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
+                    h[0] = bind(lib, "isal_inflate_init", voidPtr);
+                    h[1] = bind(lib, "isal_inflate_reset", voidPtr);
+                    h[2] = bind(lib, "isal_inflate", intPtr);
+                    h[3] = bind(lib, "isal_deflate_init", voidPtr);
+                    h[4] = bind(lib, "isal_deflate_reset", voidPtr);
+                    h[5] = bind(lib, "isal_deflate_set_dict",
+                            FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
+                    h[6] = bind(lib, "isal_deflate", intPtr);
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    problem = SONAME + " cannot be loaded: " + e.getMessage();
+                }
+            }
+            INFLATE_INIT = h[0];
+            INFLATE_RESET = h[1];
+            INFLATE = h[2];
+            DEFLATE_INIT = h[3];
+            DEFLATE_RESET = h[4];
+            DEFLATE_SET_DICT = h[5];
+            DEFLATE = h[6];
+            PROBLEM = problem != null ? problem : selfTest("ISA-L", new IsalInflateEngine(), new IsalDeflateEngine(1));
+        }
+
+        private Isal() {}
+    }
+
+    /** libdeflate's entry points, bound at first use. */
+    static final class Libdeflate {
+        static final String SONAME = "libdeflate.so.0";
+        static final MethodHandle ALLOC_COMPRESSOR;
+        static final MethodHandle COMPRESS;
+        static final MethodHandle COMPRESS_BOUND;
+        static final MethodHandle FREE_COMPRESSOR;
+        static final String PROBLEM;
+
+        static {
+            MethodHandle[] h = new MethodHandle[4];
+            String problem = access();
+            if (problem == null) {
+                try {
+                    SymbolLookup lib = SymbolLookup.libraryLookup(SONAME, Arena.global());
+                    h[0] = bind(lib, "libdeflate_alloc_compressor", FunctionDescriptor.of(ValueLayout.ADDRESS, C_INT));
+                    h[1] = bind(lib, "libdeflate_deflate_compress", FunctionDescriptor.of(C_SIZE_T,
+                            ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_SIZE_T, ValueLayout.ADDRESS, C_SIZE_T));
+                    h[2] = bind(lib, "libdeflate_deflate_compress_bound",
+                            FunctionDescriptor.of(C_SIZE_T, ValueLayout.ADDRESS, C_SIZE_T));
+                    h[3] = bind(lib, "libdeflate_free_compressor", FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    problem = SONAME + " cannot be loaded: " + e.getMessage();
+                }
+            }
+            ALLOC_COMPRESSOR = h[0];
+            COMPRESS = h[1];
+            COMPRESS_BOUND = h[2];
+            FREE_COMPRESSOR = h[3];
+            PROBLEM = problem != null ? problem : selfTest("libdeflate", null, new LibdeflateEngine(6));
+        }
+
+        private Libdeflate() {}
+    }
+
+    /** Null when Sluice's module may make restricted calls without a warning, else how to allow it. */
+    private static String access() {
+        Module m = NativeEngines.class.getModule();
+        if (m.isNativeAccessEnabled()) {
+            return null;
+        }
+        return "native access is not enabled for " + (m.isNamed() ? "module " + m.getName() : "the class path")
+                + " (java --enable-native-access=" + (m.isNamed() ? m.getName() : "ALL-UNNAMED") + ")";
+    }
+
+    private static MethodHandle bind(SymbolLookup lib, String name, FunctionDescriptor fd) {
+        MemorySegment symbol = lib.find(name).orElseThrow(
+                () -> new IllegalArgumentException("symbol " + name + " not found"));
+        return Linker.nativeLinker().downcallHandle(symbol, fd);
+    }
+
+    /**
+     * Null if the backend decodes the embedded stream (when it has an inflater) and its deflater's output of the same
+     * text decodes with the JDK's Inflater; else what went wrong. Ends both engines.
+     */
+    private static String selfTest(String backend, InflateEngine inflater, DeflateEngine deflater) {
+        byte[] text = SELF_TEST_TEXT.repeat(40).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        try {
+            if (inflater != null) {
+                inflater.setInput(SELF_TEST_DEFLATE, 0, SELF_TEST_DEFLATE.length);
+                byte[] out = new byte[text.length + 1];
+                int n = 0;
+                for (int i = 0; i < 8 && !inflater.finished(); i++) {
+                    n += inflater.inflate(out, n, out.length - n);
+                }
+                CRC32 crc = new CRC32();
+                crc.update(out, 0, n);
+                if (!inflater.finished() || n != text.length || crc.getValue() != SELF_TEST_CRC
+                        || inflater.remaining() != 0) {
+                    return backend + " self-test failed: inflate gave " + n + " bytes, CRC 0x"
+                            + Long.toHexString(crc.getValue());
+                }
+            }
+            deflater.setInput(text, 0, text.length);
+            deflater.finish();
+            byte[] packed = new byte[text.length + 256];
+            int m = 0;
+            for (int i = 0; i < 8 && !deflater.finished(); i++) {
+                m += deflater.deflate(packed, m, packed.length - m, Deflater.NO_FLUSH);
+            }
+            Inflater check = new Inflater(true);
+            try {
+                check.setInput(packed, 0, m);
+                byte[] back = new byte[text.length + 1];
+                int k = check.inflate(back);
+                if (!deflater.finished() || !check.finished() || !Arrays.equals(text, 0, text.length, back, 0, k)) {
+                    return backend + " self-test failed: deflate output does not decode to its input";
+                }
+            } finally {
+                check.end();
+            }
+            return null;
+        } catch (DataFormatException | RuntimeException e) {
+            return backend + " self-test failed: " + e;
+        } finally {
+            if (inflater != null) {
+                inflater.end();
+            }
+            deflater.end();
+        }
+    }
+
+    /** Calls an ISA-L function that takes its stream or state struct, returning its int result (0 for void). */
+    static int call(MethodHandle h, MemorySegment struct) {
+        try {
+            if (h.type().returnType() == void.class) {
+                h.invokeExact(struct);
+                return 0;
+            }
+            return (int) h.invokeExact(struct);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** A downcall's Throwable as an unchecked exception (downcall handles declare Throwable; C code throws none). */
+    static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+}
