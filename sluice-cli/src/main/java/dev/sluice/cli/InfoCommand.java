@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gzip.GzipEngines;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,6 +29,8 @@ final class InfoCommand implements Callable<Integer> {
         out.println("CPU:         " + p.cpu());
         out.println("Cores:       " + p.cores());
         out.println("File system: " + p.fileSystem());
+        out.println("Gunzip:      " + GzipEngines.inflateEngine());
+        out.println("Gzip:        " + GzipEngines.deflateEngine());
         out.flush();
         return 0;
     }
