@@ -71,10 +71,10 @@ final class ReportCommand implements Callable<Integer> {
         try {
             PrintWriter stdout = spec.commandLine().getOut();
             stdout.println("sluice report: " + (full ? "JMH" : "quick estimate") + ", scale " + scale + ", experiments "
-                    + String.join(",", experiments) + "; data in " + dataDir);
+                    + String.join(",", experiments) + ", " + Reports.FORKS + " forks; data in " + dataDir);
             stdout.flush();
-            Path raw = Reports.measure(classpath, dataDir, scale, full, experiments, data,
-                    noProgress ? null : System.err);
+            List<Path> raw = Reports.measure(Reports.javaLauncher(), classpath, dataDir, scale, full,
+                    experiments, data, noProgress ? null : System.err);
             Platform p = Platform.probe(dataDir);
             Report report = Reports.assemble(raw, p.jdk(), p.os(), p.cpu(), p.cores(), p.fileSystem(), commandLine());
             Reports.write(report, outDir);

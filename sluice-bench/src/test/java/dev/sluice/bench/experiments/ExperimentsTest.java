@@ -129,6 +129,16 @@ class ExperimentsTest {
         assertEquals(QuickRunner.FORMAT, root.get("format").asText());
         JsonNode cases = root.get("experiments").get(0).get("cases");
         assertEquals(8, cases.size());
-        assertEquals(Scale.TINY.reps(), cases.get(0).get("nanosPerOp").size());
+        JsonNode samples = cases.get(0).get("samples");
+        assertEquals(Scale.TINY.reps(), samples.size());
+        for (int r = 0; r < samples.size(); r++) {
+            JsonNode sm = samples.get(r);
+            assertEquals(r, sm.get("round").asInt());
+            assertEquals(0, sm.get("fork").asInt());
+            assertTrue(sm.get("nanos").asLong() > 0 && sm.get("bytes").asLong() > 0 && sm.get("ops").asLong() > 0);
+        }
+        // The order rotates: the first case of a comparison of 4 variants runs first in round 0, last in round 1.
+        assertEquals(0, samples.get(0).get("order").asInt());
+        assertEquals(3, samples.get(1).get("order").asInt());
     }
 }

@@ -42,29 +42,44 @@ public final class Reports {
         return picked;
     }
 
+    /** The java launcher of the JVM running sluice: what the forks measure unless told otherwise. */
+    public static String javaLauncher() {
+        return BenchProcess.javaLauncher();
+    }
+
+    /** JVM forks of the runner per report: the intervals resample them, so never fewer than 3. */
+    public static final int FORKS = 3;
+
     /**
-     * Runs the experiments in a child JVM and returns the raw results file it wrote.
+     * Runs the experiments in {@link #FORKS} child JVMs, one after the other, and returns the raw results file each
+     * wrote. The first fork makes the data; the others reuse it.
      *
      * @param scale tiny, quick or full; {@code jmh} selects JMH instead of the quick harness
      */
-    public static Path measure(String classpath, Path dataDir, String scale, boolean jmh, List<String> only,
-                               Path userData, PrintStream progress) throws IOException, InterruptedException {
-        Path raw = dataDir.resolve("raw-results.json");
-        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
-                "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick"));
-        if (userData != null) {
-            args.add("--user-data");
-            args.add(userData.toAbsolutePath().toString());
+    public static List<Path> measure(String java, String classpath, Path dataDir, String scale, boolean jmh,
+                                     List<String> only, Path userData, PrintStream progress)
+            throws IOException, InterruptedException {
+        List<Path> raws = new ArrayList<>();
+        for (int fork = 0; fork < FORKS; fork++) {
+            Path raw = dataDir.resolve("raw-results-" + fork + ".json");
+            List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
+                    "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
+                    "--fork", Integer.toString(fork)));
+            if (userData != null) {
+                args.add("--user-data");
+                args.add(userData.toAbsolutePath().toString());
+            }
+            List<String> jvm = scale.equals("tiny") ? List.of("-Xmx512m") : List.of("-Xms1g", "-Xmx1g");
+            BenchProcess.run(java, classpath, jvm, args, progress, "fork " + (fork + 1) + "/" + FORKS + " ");
+            raws.add(raw);
         }
-        List<String> jvm = scale.equals("tiny") ? List.of("-Xmx512m") : List.of("-Xms1g", "-Xmx1g");
-        BenchProcess.run(BenchProcess.javaLauncher(), classpath, jvm, args, progress);
-        return raw;
+        return raws;
     }
 
-    /** Reads the raw results, judges each claim and derives the recommendations. */
-    public static Report assemble(Path rawFile, String jdk, String os, String cpu, int cores, String fileSystem,
+    /** Reads the raw results of every fork, judges each claim and derives the recommendations. */
+    public static Report assemble(List<Path> rawFiles, String jdk, String os, String cpu, int cores, String fileSystem,
                                   String command) throws IOException {
-        RawResults raw = RawResults.read(rawFile);
+        RawResults raw = RawResults.read(rawFiles);
         String firstError = null;
         boolean anyMeasured = false;
         for (ExperimentReport e : raw.experiments()) {
@@ -77,12 +92,13 @@ public final class Reports {
             throw new IOException("no case could be measured" + (firstError == null ? "" : ": " + firstError));
         }
         boolean estimate = !raw.harness().startsWith("JMH");
-        Environment env = new Environment(jdk, os, cpu, cores, fileSystem, "page-cached", raw.harness(), raw.scale(),
-                Math.max(1, raw.reps()));
+        String reads = "page-cached";
+        Environment env = new Environment(jdk, os, cpu, cores, fileSystem, reads, raw.harness(), raw.scale(),
+                Math.max(1, raw.reps()), raw.forks(), raw.jvm());
         List<ExperimentReport> experiments = new ArrayList<>();
         for (ExperimentReport e : raw.experiments()) {
             experiments.add(new ExperimentReport(e.id(), e.title(), e.claim(), e.results(),
-                    Verdicts.judge(e.id(), e.results())));
+                    Verdicts.judge(e.id(), e.results(), reads)));
         }
         return new Report(Report.SCHEMA_VERSION, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), command,
                 estimate, env, raw.sources(), experiments, Recommendations.from(experiments));
@@ -104,16 +120,21 @@ public final class Reports {
         w.println("  JDK " + env.jdk() + " | " + env.os() + " | " + env.cpu() + " (" + env.cores() + " cores) | "
                 + env.fileSystem());
         w.println();
-        w.printf(Locale.ROOT, "%-4s %-13s %-9s %s%n", "exp", "verdict", "measured", "claim / by how much");
+        w.println("Verdict rule: " + Verdicts.RULE);
+        w.println();
+        w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", "exp", "verdict", "measured [95% CI]", "claim");
         for (ExperimentReport e : report.experiments()) {
             for (Verdict v : e.verdicts()) {
-                w.printf(Locale.ROOT, "%-4s %-13s %-9s %s%n", e.id(), v.outcome().text(),
-                        v.measured() == null ? "-" : String.format(Locale.ROOT, "%.2fx", v.measured()), v.claim());
-                w.printf(Locale.ROOT, "%-4s %-13s %-9s   %s%n", "", "", "", v.summary());
+                String m = v.measured() == null ? "-" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
+                        + Verdicts.x(v.ci()[1]) + "]";
+                w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", e.id(), v.outcome().text(), m, v.claim());
+                w.printf(Locale.ROOT, "%-4s %-13s %-24s   %s; threshold %s (%s)%n", "", "", "", v.summary(),
+                        Verdicts.x(v.threshold()), v.reads());
             }
         }
         w.println();
-        w.println("Recommendations:" + (env.scale().equals("tiny")
+        w.println("Recommendations (only where the winner's interval against the runner-up excludes 1 and it won in "
+                + "every fork):" + (env.scale().equals("tiny")
                 ? " (a --tiny run: the numbers are not meaningful; do not apply these settings)" : ""));
         for (Recommendation r : report.recommendations()) {
             w.println("  " + (r.jvmFlag() == null ? "" : r.jvmFlag() + "  ") + r.advice());
