@@ -34,6 +34,18 @@ class ReportCommandTest {
     }
 
     @Test
+    void coldWithoutAReadExperimentIsOneLine() {
+        assertOneLine("sluice: --cold applies to the read experiments E2, E3, E4, E5, E7; --only E1,E6 has none",
+                "report", "--cold", "--only", "E1,E6", "--out", dir.toString());
+    }
+
+    @Test
+    void aJdkWithoutJavaIsOneLine() {
+        assertOneLine("sluice: --jdk " + dir + ": no bin/java there (give a JDK's home directory)", "report", "--jdk",
+                dir.toString(), "--out", dir.resolve("out").toString());
+    }
+
+    @Test
     void aMissingDataDirectoryIsOneLine() {
         Path missing = dir.resolve("nope");
         assertOneLine("sluice: --data " + missing + ": No such directory", "report", "--data", missing.toString(),

@@ -18,6 +18,7 @@ import java.util.Map;
  * <pre>
  * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
  *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh] [--fork N]
+ *      [--reads page-cached|cold]
  * </pre>
  *
  * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
@@ -52,6 +53,11 @@ public final class QuickRunner {
         Path userData = opt.containsKey("--user-data") ? Path.of(opt.get("--user-data")) : null;
         String harness = opt.getOrDefault("--harness", "quick");
         int fork = Integer.parseInt(opt.getOrDefault("--fork", "0"));
+        String reads = opt.getOrDefault("--reads", "page-cached");
+        if (!reads.equals("page-cached") && !reads.equals("cold")) {
+            throw new IllegalArgumentException("unknown reads: " + reads + " (page-cached or cold)");
+        }
+        boolean cold = reads.equals("cold");
         if (!harness.equals("quick") && !harness.equals("jmh")) {
             throw new IllegalArgumentException("unknown harness: " + harness + " (quick or jmh)");
         }
@@ -89,7 +95,7 @@ public final class QuickRunner {
                         step(events, e, ++done, cases.size(), c);
                     }
                 } else {
-                    measureGroup(group, scale, fork, rowOf, events, e, done, cases.size());
+                    measureGroup(group, scale, fork, cold ? dataDir : null, rowOf, events, e, done, cases.size());
                     done += group.size();
                     step(events, e, done, cases.size(), group.get(group.size() - 1));
                 }
@@ -113,9 +119,13 @@ public final class QuickRunner {
         root.put("harness", harness.equals("jmh") ? "JMH " + JmhHarness.version() : "quick in-process estimate");
         root.put("reps", harness.equals("jmh") ? JmhHarness.MEASUREMENT_ITERATIONS : scale.reps());
         root.put("fork", fork);
+        root.put("reads", reads);
         root.put("jvm", jvmDescription());
         root.put("dataDir", dataDir.toAbsolutePath().toString());
         List<String> sources = new ArrayList<>(corpus.sources());
+        if (cold) {
+            sources.add(Cold.HOW);
+        }
         if (JmhHarness.lockIgnored) {
             sources.add("note: another JMH run held this machine's JMH lock for over 2 minutes; measured beside it");
         }
@@ -161,8 +171,9 @@ public final class QuickRunner {
      * burst of load from elsewhere on the machine hits a whole round (whose ratios the report takes) rather than one
      * variant, and no variant always runs first. A variant that throws is recorded with its error and left out.
      */
-    private static void measureGroup(List<Case> group, Scale scale, int fork, Map<Case, Map<String, Object>> rowOf,
-                                     PrintStream events, Experiment e, int doneBefore, int total) {
+    private static void measureGroup(List<Case> group, Scale scale, int fork, Path coldDir,
+                                     Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
+                                     int doneBefore, int total) {
         Map<Case, Long> ops = new LinkedHashMap<>();
         Map<Case, List<Map<String, Object>>> samples = new LinkedHashMap<>();
         for (Case c : group) {
@@ -177,6 +188,9 @@ public final class QuickRunner {
         }
         int n = group.size();
         for (int r = 0; r < scale.reps(); r++) {
+            events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + scale.reps()
+                    + " @ " + group.get(0).param());
+            events.flush();
             for (int k = 0; k < n; k++) {
                 Case c = group.get((r + k) % n);
                 List<Map<String, Object>> s = samples.get(c);
@@ -185,6 +199,10 @@ public final class QuickRunner {
                 }
                 try {
                     long o = ops.get(c);
+                    if (coldDir != null) {   // cold: one operation, straight after the data left the page cache
+                        o = 1;
+                        Cold.drop(coldDir);
+                    }
                     s.add(sample(fork, r, k, Measure.rep(c.workload(), o), c.bytes() * o, o));
                 } catch (IOException | RuntimeException ex) {
                     rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());

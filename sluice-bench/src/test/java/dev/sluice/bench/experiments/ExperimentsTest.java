@@ -141,4 +141,21 @@ class ExperimentsTest {
         assertEquals(0, samples.get(0).get("order").asInt());
         assertEquals(3, samples.get(1).get("order").asInt());
     }
+
+    @Test
+    void coldRunsTakeOneOperationPerRepetitionAfterDroppingTheData() throws IOException {
+        Path out = dir.resolve("cold.json");
+        QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
+                "--only", "E3", "--out", out.toString(), "--reads", "cold", "--fork", "2"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertEquals("cold", root.get("reads").asText());
+        assertTrue(root.get("sources").toString().contains("dd iflag=nocache"), root.get("sources").toString());
+        for (JsonNode c : root.get("experiments").get(0).get("cases")) {
+            for (JsonNode sm : c.get("samples")) {
+                assertEquals(1, sm.get("ops").asLong(), c.toString());
+                assertEquals(2, sm.get("fork").asInt());
+            }
+        }
+    }
 }

@@ -42,17 +42,9 @@ final class Bootstrap {
         }
         SplittableRandom rnd = new SplittableRandom(seed);
         double[] stats = new double[resamples];
-        int[] pickedForks = new int[forks];
-        int[][] pickedRounds = new int[forks][rounds];
         int n = 0;
         for (int b = 0; b < resamples; b++) {
-            for (int f = 0; f < forks; f++) {
-                pickedForks[f] = rnd.nextInt(forks);
-                for (int r = 0; r < rounds; r++) {
-                    pickedRounds[f][r] = rnd.nextInt(rounds);
-                }
-            }
-            double s = statistic(grids, pickedForks, pickedRounds);
+            double s = statistic(grids, draw(rnd, forks), drawRounds(rnd, forks, rounds));
             if (!Double.isNaN(s)) {
                 stats[n++] = s;
             }
@@ -65,10 +57,65 @@ final class Bootstrap {
         return new Estimate(point, quantile(sorted, 0.025), quantile(sorted, 0.975));
     }
 
+    /**
+     * The ratio of the medians of two independent grids (two runs, e.g. this report and a baseline: their samples
+     * are not paired), with a 95% interval from resampling each grid on its own, in the same two stages.
+     */
+    static Estimate ratioOfMedians(double[][] a, double[][] b, int resamples, long seed) {
+        List<double[][]> ga = java.util.Collections.singletonList(a);
+        List<double[][]> gb = java.util.Collections.singletonList(b);
+        double point = statistic(ga, identity(a.length), identityRounds(a.length, width(a)))
+                / statistic(gb, identity(b.length), identityRounds(b.length, width(b)));
+        SplittableRandom rnd = new SplittableRandom(seed);
+        double[] stats = new double[resamples];
+        int n = 0;
+        for (int i = 0; i < resamples; i++) {
+            double s = statistic(ga, draw(rnd, a.length), drawRounds(rnd, a.length, width(a)))
+                    / statistic(gb, draw(rnd, b.length), drawRounds(rnd, b.length, width(b)));
+            if (!Double.isNaN(s)) {
+                stats[n++] = s;
+            }
+        }
+        if (n == 0 || Double.isNaN(point)) {
+            return new Estimate(point, Double.NaN, Double.NaN);
+        }
+        double[] sorted = Arrays.copyOf(stats, n);
+        Arrays.sort(sorted);
+        return new Estimate(point, quantile(sorted, 0.025), quantile(sorted, 0.975));
+    }
+
+    private static int width(double[][] g) {
+        int w = 0;
+        for (double[] row : g) {
+            w = Math.max(w, row.length);
+        }
+        return w;
+    }
+
+    private static int[] draw(SplittableRandom rnd, int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = rnd.nextInt(n);
+        }
+        return a;
+    }
+
+    private static int[][] drawRounds(SplittableRandom rnd, int forks, int rounds) {
+        int[][] a = new int[forks][];
+        for (int f = 0; f < forks; f++) {
+            a[f] = rounds == 0 ? new int[0] : draw(rnd, rounds);
+        }
+        return a;
+    }
+
     /** Geometric mean over the grids of the median of the picked cells; NaN if a grid has none. */
     static double statistic(List<double[][]> grids, int[] forks, int[][] rounds) {
         double logSum = 0;
-        double[] cells = new double[forks.length * (rounds.length == 0 ? 0 : rounds[0].length)];
+        int size = 0;
+        for (int[] r : rounds) {
+            size += r.length;
+        }
+        double[] cells = new double[size];
         for (double[][] g : grids) {
             int n = 0;
             for (int i = 0; i < forks.length; i++) {

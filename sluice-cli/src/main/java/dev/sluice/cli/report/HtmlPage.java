@@ -82,6 +82,29 @@ final class HtmlPage {
         }
         h.append("</table>\n");
 
+        if (report.byJdk() != null) {
+            h.append("<h2>Across JDKs</h2>\n<table><caption>The same claims on each JDK, same data and machine: "
+                    + "verdict, measured ratio [95% CI]. Each JDK's full report is in the directory named.</caption><tr>"
+                    + "<th>exp</th><th>claim</th>");
+            for (Report.JdkColumn c : report.byJdk()) {
+                h.append("<th>").append(esc(c.jdk())).append("<br><span class=\"note\">").append(esc(c.directory()))
+                        .append("</span></th>");
+            }
+            h.append("</tr>\n");
+            List<Report.JdkVerdict> first = report.byJdk().get(0).verdicts();
+            for (int i = 0; i < first.size(); i++) {
+                h.append("<tr><td>").append(esc(first.get(i).experiment())).append("</td><td>")
+                        .append(esc(first.get(i).claim())).append("</td>");
+                for (Report.JdkColumn c : report.byJdk()) {
+                    Report.JdkVerdict v = i < c.verdicts().size() ? c.verdicts().get(i) : null;
+                    h.append(v == null ? "<td>-</td>" : "<td class=\"" + cls(v.outcome()) + "\">"
+                            + esc(Reports.cell(v) + " (" + v.reads() + ")") + "</td>");
+                }
+                h.append("</tr>\n");
+            }
+            h.append("</table>\n");
+        }
+
         h.append("<h2>Recommendations</h2>\n<p class=\"note\">Only from like-for-like comparisons, and only where the "
                 + "winner's interval against the runner-up excludes 1 and it was ahead in every fork.</p>\n");
         if (env.scale().equals("tiny")) {
@@ -147,7 +170,7 @@ final class HtmlPage {
 
     private static String shortClaim(String claim) {
         String c = claim.endsWith(".") ? claim.substring(0, claim.length() - 1) : claim;
-        return c.length() <= 34 ? c : c.substring(0, 33) + "…";
+        return c.length() <= 30 ? c : c.substring(0, 29) + "…";
     }
 
     /** Sizes in bytes that count as small files: shown as time per operation. */
@@ -240,7 +263,8 @@ final class HtmlPage {
     private static void table(StringBuilder h, ExperimentReport e, Report.Environment env) {
         h.append("<table><caption>").append(esc(e.id())).append(" in MB/s: median [95% CI], min and max over every "
                 + "sample. ").append(esc(env.caption())).append("</caption>\n<tr><th>param</th><th>variant</th>"
-                + "<th>forks × samples</th><th>median [95% CI]</th><th>min</th><th>max</th><th>median time per op</th></tr>\n");
+                + "<th>forks × samples</th><th>median [95% CI]</th><th>min</th><th>max</th><th>median time per op</th>"
+                + "<th>vs baseline</th></tr>\n");
         for (Result r : e.results()) {
             h.append("<tr><td>").append(esc(r.param())).append("</td><td>").append(esc(r.variant())).append("</td>");
             if (r.measured()) {
@@ -249,9 +273,12 @@ final class HtmlPage {
                         .append(num(r.mbPerSecCi()[0])).append(", ").append(num(r.mbPerSecCi()[1])).append("]</td>")
                         .append("<td class=\"n\">").append(num(r.mbPerSec().min())).append("</td><td class=\"n\">")
                         .append(num(r.mbPerSec().max())).append("</td><td class=\"n\">")
-                        .append(esc(time(r.nanosPerOp().median()))).append("</td>");
+                        .append(esc(time(r.nanosPerOp().median()))).append("</td><td>")
+                        .append(r.baseline() == null ? "" : esc(r.baseline().change() + " " + Verdicts.x(r.baseline().ratio())
+                                + " [" + Verdicts.x(r.baseline().ci()[0]) + ", " + Verdicts.x(r.baseline().ci()[1]) + "]"))
+                        .append("</td>");
             } else {
-                h.append("<td colspan=\"5\">failed: ").append(esc(r.error())).append("</td>");
+                h.append("<td colspan=\"6\">failed: ").append(esc(r.error())).append("</td>");
             }
             h.append("</tr>\n");
         }

@@ -16,7 +16,7 @@ import java.util.Map;
  * Reads the raw measurements the experiments' runner (sluice-bench's QuickRunner) writes, one file per fork, and
  * pools them: per case the variant, param, bytes per operation and every sample of every fork.
  */
-record RawResults(String scale, String harness, int reps, int forks, String jvm, List<String> sources,
+record RawResults(String scale, String harness, int reps, int forks, String jvm, String reads, List<String> sources,
                   List<ExperimentReport> experiments) {
 
     static final String FORMAT = "sluice-raw-results/2";
@@ -70,7 +70,7 @@ record RawResults(String scale, String harness, int reps, int forks, String jvm,
                     e.path("claim").asText(), results, List.of()));
         }
         return new RawResults(first.path("scale").asText(), first.path("harness").asText(), first.path("reps").asInt(),
-                files.size(), first.path("jvm").asText(), jsonStrings(first.path("sources")), experiments);
+                files.size(), first.path("jvm").asText(), first.path("reads").asText("page-cached"), jsonStrings(first.path("sources")), experiments);
     }
 
     private static List<String> jsonStrings(JsonNode array) {

@@ -44,7 +44,7 @@ final class Recommendations {
                     for (String p : List.of("read", "write", "copy")) {
                         // Streams against streams: the bulk loop is a reference line, not byte-at-a-time I/O.
                         strategy(out, t, p, v -> !v.equals(Verdicts.E1_PLAIN), "JDK Buffered*Stream",
-                                "For byte-at-a-time " + p + "s through a stream use %s", "E1: buffered streams, "
+                                "To " + p + " a byte at a time through a stream use %s", "E1: buffered streams, "
                                         + "byte-at-a-time " + p + ", 8 KiB buffers");
                     }
                     break;

@@ -15,7 +15,40 @@ import java.util.List;
  */
 public record Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
                      List<String> dataSources, List<ExperimentReport> experiments,
-                     List<Recommendation> recommendations) {
+                     List<Recommendation> recommendations, List<JdkColumn> byJdk) {
+
+    public Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
+                  List<String> dataSources, List<ExperimentReport> experiments, List<Recommendation> recommendations) {
+        this(schemaVersion, generated, command, estimate, environment, dataSources, experiments, recommendations, null);
+    }
+
+    /** This report with the verdicts of every JDK measured beside it (--jdk, --all-jdks). */
+    public Report withByJdk(List<JdkColumn> columns) {
+        return new Report(schemaVersion, generated, command, estimate, environment, dataSources, experiments,
+                recommendations, columns);
+    }
+
+    /**
+     * One JDK's verdicts, for the side-by-side table of a run on several JDKs.
+     *
+     * @param jdk the JDK's vendor and version
+     * @param directory where its own full report is, relative to this one ("." for this one)
+     */
+    public record JdkColumn(String jdk, String directory, List<JdkVerdict> verdicts) {
+        public static JdkColumn of(String jdk, String directory, Report r) {
+            List<JdkVerdict> vs = new java.util.ArrayList<>();
+            for (ExperimentReport e : r.experiments()) {
+                for (Verdict v : e.verdicts()) {
+                    vs.add(new JdkVerdict(e.id(), v.claim(), v.outcome(), v.measured(), v.ci(), v.reads()));
+                }
+            }
+            return new JdkColumn(jdk, directory, vs);
+        }
+    }
+
+    /** One verdict in a {@link JdkColumn}. */
+    public record JdkVerdict(String experiment, String claim, Outcome outcome, Double measured, double[] ci,
+                             String reads) {}
 
     /** 2: every sample kept, intervals on verdicts and results, recommendations with a choice. See results.schema.json. */
     public static final int SCHEMA_VERSION = 2;
@@ -81,12 +114,17 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param error why the case has no numbers (it threw), or null
      */
     public record Result(String variant, String param, long bytesPerOp, int forks, Stats mbPerSec, double[] mbPerSecCi,
-                         Stats nanosPerOp, List<Sample> samples, String error) {
+                         Stats nanosPerOp, List<Sample> samples, String error, Change baseline) {
+
+        Result withBaseline(Change change) {
+            return new Result(variant, param, bytesPerOp, forks, mbPerSec, mbPerSecCi, nanosPerOp, samples, error,
+                    change);
+        }
 
         static Result of(String variant, String param, long bytes, List<Sample> samples, String error) {
             if (samples == null || samples.isEmpty()) {
                 return new Result(variant, param, bytes, 0, null, null, null, List.of(),
-                        error == null ? "no measurement" : error);
+                        error == null ? "no measurement" : error, null);
             }
             double[] mbs = new double[samples.size()];
             double[] nanos = new double[samples.size()];
@@ -98,13 +136,22 @@ public record Report(int schemaVersion, String generated, String command, boolea
             Bootstrap.Estimate ci = Bootstrap.estimate(java.util.Collections.singletonList(Paired.grid(samples)), Bootstrap.RESAMPLES, Bootstrap.SEED);
             return new Result(variant, param, bytes, (int) samples.stream().mapToInt(Sample::fork).distinct().count(),
                     Stats.of(mbs), new double[] {Stats.round(ci.lo()), Stats.round(ci.hi())}, Stats.of(nanos),
-                    List.copyOf(samples), null);
+                    List.copyOf(samples), null, null);
         }
 
         public boolean measured() {
             return mbPerSec != null;
         }
     }
+
+    /**
+     * This run against a baseline run (--baseline), as criterion reports it.
+     *
+     * @param change improved / regressed / no change: where the interval of the ratio lies against 1
+     * @param ratio this run's median speed over the baseline's
+     * @param ci its 95% interval (each run resampled on its own: the runs are not paired)
+     */
+    public record Change(String change, double ratio, double[] ci) {}
 
     /** How a classic claim fared on this machine. */
     public enum Outcome {

@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The steps of {@code sluice report} after its arguments are checked: measure, judge, write, summarise. */
 public final class Reports {
@@ -21,6 +22,9 @@ public final class Reports {
 
     /** The experiment ids the runner knows, in report order. */
     public static final List<String> EXPERIMENTS = List.of("E1", "E2", "E3", "E4", "E5", "E6", "E7");
+
+    /** The experiments that read files and so have a cold variant (E1 and E6 are about stream classes). */
+    public static final List<String> COLD = List.of("E2", "E3", "E4", "E5", "E7");
 
     /** Parses "e2,E5" into known ids in report order; IllegalArgumentException naming an unknown one. */
     public static List<String> parseOnly(String only) {
@@ -57,14 +61,14 @@ public final class Reports {
      * @param scale tiny, quick or full; {@code jmh} selects JMH instead of the quick harness
      */
     public static List<Path> measure(String java, String classpath, Path dataDir, String scale, boolean jmh,
-                                     List<String> only, Path userData, PrintStream progress)
+                                     boolean cold, List<String> only, Path userData, PrintStream progress)
             throws IOException, InterruptedException {
         List<Path> raws = new ArrayList<>();
         for (int fork = 0; fork < FORKS; fork++) {
             Path raw = dataDir.resolve("raw-results-" + fork + ".json");
             List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
                     "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
-                    "--fork", Integer.toString(fork)));
+                    "--fork", Integer.toString(fork), "--reads", cold ? "cold" : "page-cached"));
             if (userData != null) {
                 args.add("--user-data");
                 args.add(userData.toAbsolutePath().toString());
@@ -92,7 +96,7 @@ public final class Reports {
             throw new IOException("no case could be measured" + (firstError == null ? "" : ": " + firstError));
         }
         boolean estimate = !raw.harness().startsWith("JMH");
-        String reads = "page-cached";
+        String reads = raw.reads();
         Environment env = new Environment(jdk, os, cpu, cores, fileSystem, reads, raw.harness(), raw.scale(),
                 Math.max(1, raw.reps()), raw.forks(), raw.jvm());
         List<ExperimentReport> experiments = new ArrayList<>();
@@ -110,6 +114,35 @@ public final class Reports {
         ReportFiles.writeJson(report, out.resolve("results.json"));
         ReportFiles.writeCsv(report, out.resolve("results.csv"));
         HtmlPage.write(report, out.resolve("index.html"));
+    }
+
+    private static void printBaseline(Report report, PrintWriter w) {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        List<String> moved = new ArrayList<>();
+        for (ExperimentReport e : report.experiments()) {
+            for (Report.Result r : e.results()) {
+                if (r.baseline() != null) {
+                    counts.merge(r.baseline().change(), 1, Integer::sum);
+                    if (!r.baseline().change().equals("no change")) {
+                        moved.add(String.format(Locale.ROOT, "  %-9s %s [%s, %s]  %s %s @ %s", r.baseline().change(),
+                                Verdicts.x(r.baseline().ratio()), Verdicts.x(r.baseline().ci()[0]),
+                                Verdicts.x(r.baseline().ci()[1]), e.id(), r.variant(), r.param()));
+                    }
+                }
+            }
+        }
+        if (counts.isEmpty()) {
+            return;
+        }
+        w.println();
+        w.println("Against the baseline (this run's median speed over the baseline's [95% CI]): " + counts);
+        moved.forEach(w::println);
+    }
+
+    /** "held 4.6x [4.3x, 4.9x]". */
+    static String cell(Report.JdkVerdict v) {
+        return v.outcome().text() + (v.measured() == null ? "" : " " + Verdicts.x(v.measured()) + " ["
+                + Verdicts.x(v.ci()[0]) + ", " + Verdicts.x(v.ci()[1]) + "]");
     }
 
     /** The table printed at the end of a run: verdicts, recommendations, where the files are. */
@@ -132,6 +165,24 @@ public final class Reports {
                         Verdicts.x(v.threshold()), v.reads());
             }
         }
+        if (report.byJdk() != null) {
+            w.println();
+            w.println("Verdicts side by side, one column per JDK (measured [95% CI]):");
+            List<Report.JdkColumn> cols = report.byJdk();
+            StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", "exp", "claim"));
+            cols.forEach(c -> head.append(String.format(Locale.ROOT, " | %-36s", c.jdk())));
+            w.println(head);
+            for (int i = 0; i < cols.get(0).verdicts().size(); i++) {
+                Report.JdkVerdict v0 = cols.get(0).verdicts().get(i);
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", v0.experiment(),
+                        v0.claim().length() > 40 ? v0.claim().substring(0, 39) + "…" : v0.claim()));
+                for (Report.JdkColumn c : cols) {
+                    row.append(String.format(Locale.ROOT, " | %-36s", i < c.verdicts().size() ? cell(c.verdicts().get(i)) : "-"));
+                }
+                w.println(row);
+            }
+        }
+        printBaseline(report, w);
         w.println();
         w.println("Recommendations (only where the winner's interval against the runner-up excludes 1 and it won in "
                 + "every fork):" + (env.scale().equals("tiny")

@@ -29,10 +29,10 @@ final class Svg {
     record Series(String name, List<double[]> points) {}
 
     static String intervals(String title, String axis, List<Row> rows, List<Ref> refs, boolean log) {
-        int labelW = 330;
+        int labelW = 370;
         int plotW = 420;
         int rowH = 22;
-        int top = 30;
+        int top = 44;
         int h = top + rows.size() * rowH + 40;
         int w = labelW + plotW + 30;
         double min = Double.POSITIVE_INFINITY;
@@ -66,7 +66,8 @@ final class Svg {
         for (Ref ref : refs) {
             double x = x0 + ax.pos(ref.x()) * plotW;
             s.append(line(x, top - 6, x, yEnd, ref.color(), 1.5, "4 3"));
-            s.append(text(x + 3, top - 8, ref.label(), "start", 10, null));
+            boolean right = ax.pos(ref.x()) > 0.6;   // keep the label inside the chart
+            s.append(text(right ? x - 3 : x + 3, top - 10, ref.label(), right ? "end" : "start", 10, null));
         }
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
@@ -127,10 +128,14 @@ final class Svg {
         s.append(text(8, 18, title, "start", 13, "bold"));
         java.util.TreeSet<Double> xs = new java.util.TreeSet<>();
         series.forEach(sr -> sr.points().forEach(p -> xs.add(p[0])));
+        double lastLabel = Double.NEGATIVE_INFINITY;
         for (double t : xs) {   // the sizes measured are the ticks: a sweep's points are its story
             double x = left + ax.pos(t) * plotW;
             s.append(line(x, top, x, top + plotH, "#e3e3e3", 1, null));
-            s.append(text(x, top + plotH + 14, sizeLabel(t), "middle", 10, null));
+            if (x - lastLabel >= 34) {   // labels of close sizes would overlap: the grid line stays
+                s.append(text(x, top + plotH + 14, sizeLabel(t), "middle", 10, null));
+                lastLabel = x;
+            }
         }
         for (double t : ay.ticks()) {
             double y = top + plotH - ay.pos(t) * plotH;
