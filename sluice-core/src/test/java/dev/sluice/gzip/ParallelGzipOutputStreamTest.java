@@ -188,24 +188,37 @@ class ParallelGzipOutputStreamTest {
         assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))));
     }
 
-    /** Counts engines made and ended, and can make one block fail or stall. */
+    /** Counts engines made and ended, and can make one block fail or stall (also used by ParallelGzipStressTest). */
     static final class Engines implements IntFunction<DeflateEngine> {
         final AtomicInteger made = new AtomicInteger();
         final AtomicInteger ended = new AtomicInteger();
         final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final int level;
+        final int strategy;
         volatile int failAtCall = -1;
         volatile CountDownLatch gate;
+
+        Engines() {
+            this(6, 0);
+        }
+
+        Engines(int level, int strategy) {
+            this.level = level;
+            this.strategy = strategy;
+        }
 
         @Override
         public DeflateEngine apply(int unused) {
             made.incrementAndGet();
-            DeflateEngine real = DeflateEngine.create(6, 0);
+            DeflateEngine real = DeflateEngine.create(level, strategy);
             return new DeflateEngine() {
                 boolean done;
 
                 @Override
                 public void setInput(byte[] b, int off, int len) {
                     if (calls.incrementAndGet() == failAtCall) {
+                        failed.incrementAndGet();
                         throw new IllegalStateException("injected engine failure");
                     }
                     CountDownLatch g = gate;
