@@ -43,4 +43,13 @@ interface DeflateEngine {
     static DeflateEngine create(int level, int strategy) {
         return new JdkDeflateEngine(level, strategy);
     }
+
+    /**
+     * The engine for independent gzip members, used one-shot: {@link #reset()}, {@link #setInput} of the whole block,
+     * {@link #finish()}, then {@link #deflate} until {@link #finished()}; never a dictionary or a flush. A native
+     * backend that only compresses whole buffers (libdeflate) can serve this shape; here it is the JDK's zlib.
+     */
+    static DeflateEngine createForMembers(int level, int strategy) {
+        return create(level, strategy);
+    }
 }
