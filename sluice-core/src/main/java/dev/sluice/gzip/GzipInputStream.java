@@ -5,6 +5,7 @@ import dev.sluice.internal.Defaults;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.ZipException;
@@ -205,6 +206,44 @@ public final class GzipInputStream extends InputStream {
                     + memberStart + ")");
         }
         return -1;
+    }
+
+    /**
+     * Decodes everything left into {@code out}, with the checks {@link #read} makes, and returns the number of bytes
+     * written; does not close or flush {@code out}. Faster than {@code read} into an array of one's own: members
+     * decoded by workers are written from the workers' arrays, and others in 256 KiB slices.
+     */
+    @Override
+    public long transferTo(OutputStream out) throws IOException {
+        ensureOpen();
+        Checks.notNull(out, "out");
+        long total = 0;
+        while (true) {
+            if (state == PARALLEL && outPos == outLim && failure == null && totalOut < maxOutputBytes) {
+                try {
+                    if (current == null || currentPos == current.len) {
+                        nextMember();
+                        continue;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failure = e instanceof IOException ? (IOException) e : new IOException(e);
+                    throw e;
+                }
+                int n = (int) Math.min(current.len - currentPos, maxOutputBytes - totalOut);
+                out.write(current.out, currentPos, n);
+                currentPos += n;
+                totalOut += n;
+                total += n;
+                continue;
+            }
+            byte[] chunk = scratch(OUTPUT_CHUNK);
+            int n = read(chunk, 0, chunk.length);
+            if (n < 0) {
+                return total;
+            }
+            out.write(chunk, 0, n);
+            total += n;
+        }
     }
 
     /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
@@ -550,33 +589,43 @@ public final class GzipInputStream extends InputStream {
      * {@link #state} has moved on (DATA for an ordinary member that follows, END after the last member).
      */
     private int parallelRead(byte[] b, int off, int len) throws IOException {
-        while (true) {
-            if (current != null) {
-                if (currentPos < current.len) {
-                    int n = Math.min(len, current.len - currentPos);
-                    System.arraycopy(current.out, currentPos, b, off, n);
-                    currentPos += n;
-                    return n;
-                }
-                parallel.recycle(current);
-                current = null;
-            }
-            readAhead();
-            ParallelInflate.Decoded d = parallel.take();
-            if (d == null) {
-                if (sequentialNext != null) {
-                    header = sequentialNext; // its header was read and the engine set up by readHeader
-                    sequentialNext = null;
-                    state = DATA;
-                } else {
-                    state = END;
-                }
+        while (current == null || currentPos == current.len) {
+            if (!nextMember()) {
                 return 0;
             }
-            header = d.header;
-            current = d;
-            currentPos = 0;
         }
+        int n = Math.min(len, current.len - currentPos);
+        System.arraycopy(current.out, currentPos, b, off, n);
+        currentPos += n;
+        return n;
+    }
+
+    /**
+     * PARALLEL, at the end of the current member: takes the next member's result, reading and submitting further
+     * members first so that the workers stay busy. False when the workers are drained and {@link #state} has moved
+     * on (DATA for an ordinary member that follows, END after the last member).
+     */
+    private boolean nextMember() throws IOException {
+        if (current != null) {
+            parallel.recycle(current);
+            current = null;
+        }
+        readAhead();
+        ParallelInflate.Decoded d = parallel.take();
+        if (d == null) {
+            if (sequentialNext != null) {
+                header = sequentialNext; // its header was read and the engine set up by readHeader
+                sequentialNext = null;
+                state = DATA;
+            } else {
+                state = END;
+            }
+            return false;
+        }
+        header = d.header;
+        current = d;
+        currentPos = 0;
+        return true;
     }
 
     /** Reads and submits members until the workers hold as many as allowed or no independent member is left. */

@@ -16,8 +16,8 @@ import java.util.zip.ZipException;
  * <p>The sizes are what the file claims, not checked facts: a decoder must still verify that the deflate data ends
  * exactly at the claimed end, and the CRC32 and ISIZE of the member ({@link GzipInputStream} does). Thread-safe
  * (stateless). Bad input: a header that is not gzip, or whose size subfield claims impossible sizes (a member
- * shorter than its own header and trailer), is a {@link ZipException} naming the offset; a header cut short is an
- * {@link EOFException}.
+ * shorter than its own header and trailer, or more output than deflate's 1032:1 can make of it), is a {@link
+ * ZipException} naming the offset; a header cut short is an {@link EOFException}.
  */
 public final class GzipMembers {
     private GzipMembers() {}
@@ -176,6 +176,11 @@ public final class GzipMembers {
             throw new ZipException(String.format("%s subfield says the member is %d bytes long, less than its"
                     + " %d-byte header and trailer, in member at offset %d", sizes[2] != 0 ? "BC" : "SL", total,
                     headerLength + 10, offset));
+        }
+        // Deflate expands at most 1032:1 (zlib's documented limit): a claim beyond that is impossible.
+        if ((sizes[1] - 1024) / 1032 > total - headerLength) { // divided: the claimed length may be near 2^63
+            throw new ZipException(String.format("SL subfield says %d uncompressed bytes from a %d-byte member,"
+                    + " more than deflate can encode, in member at offset %d", sizes[1], total, offset));
         }
         return new Member(offset, headerLength, total, sizes[1], sizes[2] != 0);
     }
