@@ -489,13 +489,21 @@ public final class ParallelGzipOutputStream extends OutputStream {
                     n += engine.deflate(o, n, o.length - n, DeflateEngine.NO_FLUSH);
                 }
             } else {
-                while (true) {
+                for (int idle = 0; ; ) {
                     if (n == o.length) {
                         o = Arrays.copyOf(o, o.length * 2);
                     }
-                    n += engine.deflate(o, n, o.length - n, DeflateEngine.SYNC_FLUSH);
-                    if (n < o.length) {
-                        break; // zlib had room to spare: the flush is complete
+                    int k = engine.deflate(o, n, o.length - n, DeflateEngine.SYNC_FLUSH);
+                    n += k;
+                    if (n < o.length && engine.needsInput()) {
+                        break; // all input taken and room to spare: the flush is complete
+                    }
+                    // Room to spare with input left would be an engine that made no progress: never loop on it
+                    // forever, and never drop the input (which is what ending here on "room to spare" alone did).
+                    idle = k == 0 ? idle + 1 : 0;
+                    if (idle > 2) {
+                        throw new IllegalStateException("deflate engine made no progress with "
+                                + "input left (block of " + len + " bytes)");
                     }
                 }
             }

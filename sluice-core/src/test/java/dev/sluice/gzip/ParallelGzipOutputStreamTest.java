@@ -418,4 +418,28 @@ class ParallelGzipOutputStreamTest {
         }
         throw new AssertionError("worker threads still alive: " + alive);
     }
+
+    /**
+     * Regression: with strategy FILTERED or HUFFMAN_ONLY the first block each compressor got was lost (the
+     * Deflater's first call only applied the strategy), so the file failed to decode while writing reported nothing.
+     */
+    @Test
+    void everyStrategyRoundTripsWithOneAndTwoThreads() throws IOException {
+        byte[] data = "the quick brown fox ".repeat(1000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int strategy : new int[] {java.util.zip.Deflater.DEFAULT_STRATEGY, java.util.zip.Deflater.FILTERED,
+                java.util.zip.Deflater.HUFFMAN_ONLY}) {
+            for (int threads = 1; threads <= 2; threads++) {
+                ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(threads)
+                        .blockSize(BLOCK).strategy(strategy).build(sink)) {
+                    out.write(data);
+                }
+                String ctx = "strategy " + strategy + ", threads " + threads;
+                assertArrayEquals(data,
+                        TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(sink.toByteArray()))), ctx);
+                assertArrayEquals(data,
+                        TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))), ctx);
+            }
+        }
+    }
 }
