@@ -60,13 +60,4 @@ interface DeflateEngine {
         DeflateEngine e = GzipEngines.memberDeflater(level, strategy);
         return e != null ? e : new JdkDeflateEngine(level, strategy);
     }
-
-    /**
-     * The engine for independent gzip members, used one-shot: {@link #reset()}, {@link #setInput} of the whole block,
-     * {@link #finish()}, then {@link #deflate} until {@link #finished()}; never a dictionary or a flush. A native
-     * backend that only compresses whole buffers (libdeflate) can serve this shape; here it is the JDK's zlib.
-     */
-    static DeflateEngine createForMembers(int level, int strategy) {
-        return create(level, strategy);
-    }
 }
