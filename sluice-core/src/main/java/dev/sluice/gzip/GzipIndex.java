@@ -30,7 +30,8 @@ import java.util.zip.ZipException;
  *   <li><b>Bad input:</b> corrupt gzip data is a {@link ZipException} naming the field and offset, a truncated file an
  *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field; an index
  *       used with a different gzip file is detected by {@link #openChannel} (the compressed size, and for Sluice's
- *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. Nothing hangs and nothing
+ *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's format has
+ *       no checksum: a damaged GZIDX file whose fields still pass the range checks can give wrong bytes. Nothing hangs and nothing
  *       allocates more than the index file's size or a few buffers.</li>
  *   <li><b>Thread safety:</b> an index is immutable and can be shared; each channel is its own reader.</li>
  *   <li><b>Memory:</b> the windows are held in memory: 32 KiB per checkpoint (about 3% of the data at the
