@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
         versionProvider = Main.Version.class,
         description = "Fast file and stream I/O for Java, and the benchmarks that prove it.",
         subcommands = {ReportCommand.class, TuneCommand.class, CpCommand.class, CmpCommand.class, SumCommand.class,
-            GzipCommand.class, GunzipCommand.class, WcCommand.class, InfoCommand.class, CommandLine.HelpCommand.class})
+            GzipCommand.class, GunzipCommand.class, IndexCommand.class, ExtractCommand.class, WcCommand.class,
+            InfoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */

@@ -1,0 +1,77 @@
+package dev.sluice.cli;
+
+import dev.sluice.gzip.GzipIndex;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code sluice index FILE.gz}: builds a {@link GzipIndex} of any gzip file and saves it next to it as
+ * {@code FILE.gz.sgzi} (Sluice's format), or with {@code --format indexed_gzip} as {@code FILE.gz.gzidx}, which
+ * indexed_gzip's {@code import_index} reads. {@code sluice extract} then reads any byte range quickly.
+ */
+@Command(name = "index", mixinStandardHelpOptions = true,
+        description = {"Build a random-access index of a gzip FILE (any gzip: one member or many, from any tool).",
+            "Saved as FILE.sgzi (Sluice's format) or, with --format indexed_gzip, FILE.gzidx (indexed_gzip's "
+                + "GZIDX format). Use it with 'sluice extract'.",
+            "Exit status: 0 ok, 2 trouble (unreadable, corrupt or truncated gzip)."})
+final class IndexCommand implements Callable<Integer> {
+    /** The extension of Sluice's index files. */
+    static final String SLUICE_EXTENSION = ".sgzi";
+    /** The extension of indexed_gzip index files as Sluice names them. */
+    static final String GZIDX_EXTENSION = ".gzidx";
+
+    @Parameters(index = "0", paramLabel = "FILE.gz")
+    Path file;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "INDEX", description = "Where to save the index "
+            + "(default: FILE.gz.sgzi, or FILE.gz.gzidx with --format indexed_gzip).")
+    Path output;
+
+    @Option(names = "--format", paramLabel = "sluice|indexed_gzip", defaultValue = "sluice",
+            description = "Index file format: sluice (default) or indexed_gzip.")
+    String format;
+
+    @Option(names = "--spacing", paramLabel = "BYTES", defaultValue = "1048576",
+            description = "Uncompressed bytes between checkpoints (default 1 MiB): smaller means faster reads and a "
+                    + "larger index (32 KiB of window per checkpoint).")
+    long spacing;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        GzipIndex.Format f;
+        if (format.equals("sluice")) {
+            f = GzipIndex.Format.SLUICE;
+        } else if (format.equals("indexed_gzip") || format.equals("gzidx")) {
+            f = GzipIndex.Format.INDEXED_GZIP;
+        } else {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format: " + format
+                    + " (sluice or indexed_gzip)");
+        }
+        if (spacing <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--spacing must be positive: " + spacing);
+        }
+        GzipIndex index = GzipIndex.build(file, spacing);
+        Path out = output != null ? output : defaultIndex(file, f);
+        index.save(out, f);
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("sluice: " + out + ": " + index.members() + " member(s), " + index.checkpoints()
+                + " checkpoint(s), " + index.uncompressedSize() + " bytes uncompressed, index "
+                + java.nio.file.Files.size(out) + " bytes");
+        err.flush();
+        return 0;
+    }
+
+    static Path defaultIndex(Path gz, GzipIndex.Format format) {
+        String ext = format == GzipIndex.Format.SLUICE ? SLUICE_EXTENSION : GZIDX_EXTENSION;
+        return gz.resolveSibling(gz.getFileName() + ext);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code sluice index} and {@code sluice extract}, in-process. */
+@Timeout(60)
+class IndexCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private Path gz(byte[] data) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(b)) {
+            z.write(data);
+        }
+        Path p = dir.resolve("d.gz");
+        Files.write(p, b.toByteArray());
+        return p;
+    }
+
+    @Test
+    void indexThenExtractRanges() throws IOException {
+        byte[] data = new byte[3_000_000];
+        Random r = new Random(5);
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) ('a' + r.nextInt(4));
+        }
+        Path gz = gz(data);
+        Path out = dir.resolve("out");
+        // No index saved yet: built in memory.
+        String[] run = MainTest.run("extract", gz.toString(), "--offset", "1234567", "--length", "70000", "-o",
+                out.toString());
+        assertEquals("0", run[0], run[2]);
+        assertArrayEquals(Arrays.copyOfRange(data, 1234567, 1234567 + 70000), Files.readAllBytes(out));
+        for (String format : new String[] {"sluice", "indexed_gzip"}) {
+            run = MainTest.run("index", "--spacing", "100000", "--format", format, gz.toString());
+            assertEquals("0", run[0], run[2]);
+            Path saved = dir.resolve(format.equals("sluice") ? "d.gz.sgzi" : "d.gz.gzidx");
+            assertTrue(Files.isRegularFile(saved), run[2]);
+            run = MainTest.run("extract", gz.toString(), "-s", "2999990", "-n", "100", "-i", saved.toString(), "-o",
+                    out.toString());
+            assertEquals("0", run[0], run[2]);
+            assertArrayEquals(Arrays.copyOfRange(data, 2999990, 3_000_000), Files.readAllBytes(out));
+        }
+        run = MainTest.run("extract", gz.toString(), "-o", out.toString());
+        assertArrayEquals(data, Files.readAllBytes(out));
+    }
+
+    @Test
+    void troubleIsOneLineAndExitTwo() throws IOException {
+        Path notGz = dir.resolve("x.gz");
+        Files.writeString(notGz, "not gzip at all");
+        String[] run = MainTest.run("index", notGz.toString());
+        assertEquals("2", run[0]);
+        assertTrue(run[2].startsWith("sluice: not gzip"), run[2]);
+        assertTrue(!run[2].contains("\tat "), run[2]);
+        run = MainTest.run("index", "--format", "zip", notGz.toString());
+        assertEquals("2", run[0]);
+        run = MainTest.run("extract", "--help");
+        assertEquals("0", run[0]);
+        assertTrue(run[1].contains("--offset"), run[1]);
+    }
+}

@@ -1,0 +1,237 @@
+package dev.sluice.gzip;
+
+import dev.sluice.internal.Checks;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32;
+import java.util.zip.ZipException;
+
+/**
+ * Random access into any gzip file: an index of checkpoints from which decoding can start, so that reading 64 KiB
+ * anywhere costs decoding at most about {@linkplain #DEFAULT_SPACING the spacing} instead of everything before it.
+ *
+ * <ul>
+ *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
+ *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
+ *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
+ *       {@link #build(Path)} finds block boundaries with a pure-Java scanner that decodes symbols without output,
+ *       while the JDK's Inflater decodes the data on another thread (checking every CRC32 and ISIZE) and copies the
+ *       windows; reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, the input
+ *       shifted by the bit offset).</li>
+ *   <li><b>Independent-member files</b> (Sluice's 'SL' subfield, BGZF's 'BC'): the index is only the member table,
+ *       built from headers and trailers without decoding.</li>
+ *   <li><b>Files:</b> {@link #save(Path)} writes Sluice's format (by convention {@code FILE.gz.sgzi}; windows
+ *       compressed, a CRC32 over the whole file); {@link #save(Path, Format)} also writes indexed_gzip's
+ *       {@code GZIDX} format, and {@link #load(Path)} reads either.</li>
+ *   <li><b>Bad input:</b> corrupt gzip data is a {@link ZipException} naming the field and offset, a truncated file an
+ *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field; an index
+ *       used with a different gzip file is detected by {@link #openChannel} (the compressed size, and for Sluice's
+ *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's format has
+ *       no checksum: a damaged GZIDX file whose fields still pass the range checks can give wrong bytes. Nothing hangs and nothing
+ *       allocates more than the index file's size or a few buffers.</li>
+ *   <li><b>Thread safety:</b> an index is immutable and can be shared; each channel is its own reader.</li>
+ *   <li><b>Memory:</b> the windows are held in memory: 32 KiB per checkpoint (about 3% of the data at the
+ *       default spacing); {@link #save} compresses them.</li>
+ * </ul>
+ */
+public final class GzipIndex {
+
+    /** Default distance between checkpoints in uncompressed bytes: 1 MiB, as zran.c and indexed_gzip use. */
+    public static final long DEFAULT_SPACING = 1 << 20;
+
+    /** Index file formats that {@link #save(Path, Format)} writes; {@link #load(Path)} tells them apart itself. */
+    public enum Format {
+        /** Sluice's own format (by convention {@code FILE.gz.sgzi}): compressed windows and a check of the gzip file. */
+        SLUICE,
+        /** indexed_gzip's {@code GZIDX} version 1 file (its {@code export_index} and {@code import_index}). */
+        INDEXED_GZIP
+    }
+
+    /**
+     * Whether {@link #build} scans block boundaries on a second thread while the Inflater decodes (when there are
+     * two processors and more than 1 MiB of input). True unless {@code -Dsluice.gzip.index.parallel=false}; the
+     * single-thread build is measured beside it in {@code GzipIndexBench} (docs/benchmarks/gzip.md).
+     */
+    static final boolean PARALLEL_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.parallel"));
+
+    /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
+    static final int CHECK_BYTES = 64 * 1024;
+
+    final long compressedSize;
+    /** -1 when an imported index does not say. */
+    final long uncompressedSize;
+    final long spacing;
+    /** Byte offset of each member's header (-1 if unknown), of its deflate data, and its uncompressed start. */
+    final long[] memHeader;
+    final long[] memDeflate;
+    final long[] memU;
+    /** Each checkpoint's bit offset in the file, uncompressed offset, member, and window (shorter near a member's start). */
+    final long[] cpBit;
+    final long[] cpU;
+    final int[] cpMember;
+    final byte[][] windows;
+    /** CRC32 of the first and last {@link #CHECK_BYTES} of the gzip file, or null if the index does not know them. */
+    final int[] fileCheck;
+
+    GzipIndex(long compressedSize, long uncompressedSize, long spacing, long[] memHeader, long[] memDeflate,
+            long[] memU, long[] cpBit, long[] cpU, int[] cpMember, byte[][] windows, int[] fileCheck) {
+        this.compressedSize = compressedSize;
+        this.uncompressedSize = uncompressedSize;
+        this.spacing = spacing;
+        this.memHeader = memHeader;
+        this.memDeflate = memDeflate;
+        this.memU = memU;
+        this.cpBit = cpBit;
+        this.cpU = cpU;
+        this.cpMember = cpMember;
+        this.windows = windows;
+        this.fileCheck = fileCheck;
+    }
+
+    /** {@link #build(Path, long)} with {@link #DEFAULT_SPACING}. */
+    public static GzipIndex build(Path gz) throws IOException {
+        return build(gz, DEFAULT_SPACING);
+    }
+
+    /**
+     * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
+     * least {@code spacing} uncompressed bytes after the previous one (and at every member start).
+     *
+     * @throws IllegalArgumentException if {@code spacing} is not positive
+     * @throws ZipException if the file is not gzip or is corrupt (a CRC32, ISIZE or the deflate data)
+     * @throws java.io.EOFException if the file ends inside a member
+     */
+    public static GzipIndex build(Path gz, long spacing) throws IOException {
+        Checks.notNull(gz, "gz");
+        Checks.positive(spacing, "spacing");
+        try (FileChannel ch = FileChannel.open(gz, StandardOpenOption.READ)) {
+            long size = ch.size();
+            GzipIndex members = MemberTable.read(ch, size);
+            if (members != null) {
+                return members;
+            }
+            boolean parallel = PARALLEL_BUILD && Runtime.getRuntime().availableProcessors() > 1 && size > (1 << 20);
+            return IndexBuild.build(ch, size, spacing, parallel);
+        }
+    }
+
+    /** Writes this index in Sluice's format (see {@link Format#SLUICE}), replacing {@code file}. */
+    public void save(Path file) throws IOException {
+        save(file, Format.SLUICE);
+    }
+
+    /** Writes this index to {@code file} in {@code format}, replacing it. */
+    public void save(Path file, Format format) throws IOException {
+        Checks.notNull(file, "file");
+        Checks.notNull(format, "format");
+        IndexFiles.save(this, file, format);
+    }
+
+    /**
+     * Reads an index that {@link #save} (either format) or indexed_gzip's {@code export_index} wrote.
+     *
+     * @throws ZipException if the file is not an index or is corrupt, naming the field
+     * @throws java.io.EOFException if it is cut short
+     */
+    public static GzipIndex load(Path file) throws IOException {
+        Checks.notNull(file, "file");
+        return IndexFiles.load(file);
+    }
+
+    /**
+     * Opens {@code gz}, the file this index was built for, as a read-only channel of its uncompressed bytes:
+     * {@code position} and {@code size} are uncompressed offsets; a read decodes from the nearest checkpoint at or
+     * before the position (or continues when reading on sequentially) and fills the buffer as far as it can; at or
+     * beyond the size it returns -1. Writing and truncating throw {@link java.nio.channels.NonWritableChannelException};
+     * every operation after {@link SeekableByteChannel#close()} throws
+     * {@link java.nio.channels.ClosedChannelException}. Not buffered beyond one input buffer; its operations are
+     * serialized, so threads may share it. Closing closes the file.
+     *
+     * @throws ZipException if {@code gz} is not the file this index was built for
+     */
+    public SeekableByteChannel openChannel(Path gz) throws IOException {
+        Checks.notNull(gz, "gz");
+        FileChannel ch = FileChannel.open(gz, StandardOpenOption.READ);
+        try {
+            long size = ch.size();
+            if (size != compressedSize) {
+                throw new ZipException("index does not match " + gz + ": compressed size " + size + " != "
+                        + compressedSize + " in the index");
+            }
+            if (fileCheck != null) {
+                int[] actual = fileCheck(ch, size);
+                if (actual[0] != fileCheck[0] || actual[1] != fileCheck[1]) {
+                    throw new ZipException(String.format("index does not match %s: CRC32 of its first/last %d bytes "
+                            + "0x%08x/0x%08x != 0x%08x/0x%08x in the index", gz, CHECK_BYTES, actual[0], actual[1],
+                            fileCheck[0], fileCheck[1]));
+                }
+            }
+            return new IndexedGzipChannel(this, ch);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** The uncompressed size, or -1 if an imported index did not record it (its channel then finds it). */
+    public long uncompressedSize() {
+        return uncompressedSize;
+    }
+
+    /** The size of the gzip file this index was built for. */
+    public long compressedSize() {
+        return compressedSize;
+    }
+
+    /** The number of checkpoints with windows (member starts not counted). */
+    public int checkpoints() {
+        return cpU.length;
+    }
+
+    /** The number of gzip members this index knows the start of. */
+    public int members() {
+        return memU.length;
+    }
+
+    @Override
+    public String toString() {
+        return "GzipIndex{compressed=" + compressedSize + ", uncompressed=" + uncompressedSize + ", members="
+                + memU.length + ", checkpoints=" + cpU.length + ", spacing=" + spacing + "}";
+    }
+
+    static int[] fileCheck(FileChannel ch, long size) throws IOException {
+        int n = (int) Math.min(CHECK_BYTES, size);
+        return new int[] {crcAt(ch, 0, n), crcAt(ch, size - n, n)};
+    }
+
+    private static int crcAt(FileChannel ch, long at, int n) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n);
+        if (IndexBuild.readAt(ch, b, at) != n) {
+            throw new java.io.EOFException("file shrank while reading offset " + at);
+        }
+        CRC32 crc = new CRC32();
+        crc.update(b.flip());
+        return (int) crc.getValue();
+    }
+
+    /** Index of the last element of the sorted {@code a} that is at most {@code v}, or -1. */
+    static int lastAtMost(long[] a, long v) {
+        int lo = 0;
+        int hi = a.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] <= v) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+}

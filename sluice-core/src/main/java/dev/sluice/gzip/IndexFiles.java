@@ -1,0 +1,344 @@
+package dev.sluice.gzip;
+
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import java.util.zip.ZipException;
+
+/**
+ * Reads and writes {@link GzipIndex} files. Stateless.
+ *
+ * <p>Sluice's format, all integers little-endian: "SLUICEGZ", u32 version (1), u32 flags (0), u64 compressed size,
+ * u64 uncompressed size, u64 spacing, u32 check length, u32 CRC32 of the gzip file's first and u32 of its last
+ * check-length bytes, u32 member count, u32 checkpoint count; members (u64 header offset, u64 deflate offset, u64
+ * uncompressed offset); checkpoints (u64 bit offset, u64 uncompressed offset, u32 member, u32 window length, u32
+ * stored length); the windows, each raw deflate of its stored length; u32 CRC32 of everything before it.
+ *
+ * <p>indexed_gzip's GZIDX version 1 (facts from its zran.c, little-endian as written on x86): "GZIDX", u8 version,
+ * u8 flags, u64 compressed size, u64 uncompressed size (0 if unknown), u32 spacing, u32 window size, u32 point count;
+ * points (u64 offset of the first whole byte, u64 uncompressed offset, u8 bits of the byte before that still belong
+ * to the point, u8 1 if it has a window); then the windows of the points that have one, window-size bytes each.
+ * Points without a window are member starts, at the first byte of the member's deflate data.
+ */
+final class IndexFiles {
+    private IndexFiles() {}
+
+    private static final byte[] SLUICE_MAGIC = "SLUICEGZ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] IGZ_MAGIC = "GZIDX".getBytes(StandardCharsets.US_ASCII);
+    private static final int WINDOW = IndexBuild.WINDOW;
+
+    static void save(GzipIndex ix, Path file, GzipIndex.Format format) throws IOException {
+        byte[] bytes = format == GzipIndex.Format.SLUICE ? sluice(ix) : indexedGzip(ix);
+        Files.write(file, bytes);
+    }
+
+    static GzipIndex load(Path file) throws IOException {
+        byte[] b;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE - 16) {
+                throw new ZipException("index file too large: " + size + " bytes");
+            }
+            ByteBuffer bb = ByteBuffer.allocate((int) size);
+            IndexBuild.readAt(ch, bb, 0);
+            b = bb.array();
+        }
+        if (startsWith(b, SLUICE_MAGIC)) {
+            return readSluice(b);
+        }
+        if (startsWith(b, IGZ_MAGIC)) {
+            return readIndexedGzip(b);
+        }
+        throw new ZipException("not a gzip index: magic " + hex(Arrays.copyOf(b, Math.min(8, b.length)))
+                + " is neither SLUICEGZ nor GZIDX");
+    }
+
+    private static boolean startsWith(byte[] b, byte[] magic) {
+        return b.length >= magic.length && Arrays.equals(b, 0, magic.length, magic, 0, magic.length);
+    }
+
+    private static String hex(byte[] b) {
+        StringBuilder s = new StringBuilder("0x");
+        for (byte x : b) {
+            s.append(String.format("%02x", x));
+        }
+        return s.toString();
+    }
+
+    // ---- Sluice ----
+
+    private static byte[] sluice(GzipIndex ix) {
+        byte[][] stored = new byte[ix.windows.length][];
+        Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        long total = 0;
+        try {
+            for (int i = 0; i < stored.length; i++) {
+                d.reset();
+                d.setInput(ix.windows[i]);
+                d.finish();
+                ByteArrayOutputStream out = new ByteArrayOutputStream(WINDOW / 2);
+                byte[] buf = new byte[16 * 1024];
+                while (!d.finished()) {
+                    out.write(buf, 0, d.deflate(buf));
+                }
+                stored[i] = out.toByteArray();
+                total += stored[i].length;
+            }
+        } finally {
+            d.end();
+        }
+        int members = ix.memU.length;
+        int cps = ix.cpU.length;
+        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(64 + 24L * members + 28L * cps + total + 4))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        b.put(SLUICE_MAGIC).putInt(1).putInt(0).putLong(ix.compressedSize).putLong(ix.uncompressedSize)
+                .putLong(ix.spacing);
+        int[] check = ix.fileCheck != null ? ix.fileCheck : new int[2];
+        b.putInt(ix.fileCheck != null ? GzipIndex.CHECK_BYTES : 0).putInt(check[0]).putInt(check[1]);
+        b.putInt(members).putInt(cps);
+        for (int i = 0; i < members; i++) {
+            b.putLong(ix.memHeader[i]).putLong(ix.memDeflate[i]).putLong(ix.memU[i]);
+        }
+        for (int i = 0; i < cps; i++) {
+            b.putLong(ix.cpBit[i]).putLong(ix.cpU[i]).putInt(ix.cpMember[i]).putInt(ix.windows[i].length)
+                    .putInt(stored[i].length);
+        }
+        for (byte[] s : stored) {
+            b.put(s);
+        }
+        CRC32 crc = new CRC32();
+        crc.update(b.array(), 0, b.position());
+        b.putInt((int) crc.getValue());
+        return Arrays.copyOf(b.array(), b.position());
+    }
+
+    private static GzipIndex readSluice(byte[] bytes) throws IOException {
+        if (bytes.length < 68) {
+            throw new EOFException("Sluice gzip index cut short: " + bytes.length + " bytes");
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, bytes.length - 4);
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        int stored = b.getInt(bytes.length - 4);
+        if (stored != (int) crc.getValue()) {
+            throw new ZipException(String.format("index CRC32: actual 0x%08x != expected 0x%08x",
+                    (int) crc.getValue(), stored));
+        }
+        b.limit(bytes.length - 4).position(8);
+        try {
+            int version = b.getInt();
+            if (version != 1) {
+                throw new ZipException("index version " + version + " not supported (1 expected)");
+            }
+            b.getInt();
+            long csize = field(b.getLong(), 0, Long.MAX_VALUE, "compressed size");
+            long usize = field(b.getLong(), -1, Long.MAX_VALUE, "uncompressed size");
+            long spacing = field(b.getLong(), 1, Long.MAX_VALUE, "spacing");
+            int checkLen = b.getInt();
+            int[] check = {b.getInt(), b.getInt()};
+            if (checkLen != 0 && checkLen != GzipIndex.CHECK_BYTES) {
+                throw new ZipException("index check length " + checkLen + " != " + GzipIndex.CHECK_BYTES);
+            }
+            int members = (int) field(b.getInt(), 0, b.remaining() / 24, "member count");
+            int cps = (int) field(b.getInt(), 0, (b.remaining() - 24L * members) / 28, "checkpoint count");
+            long[] mh = new long[members];
+            long[] md = new long[members];
+            long[] mu = new long[members];
+            for (int i = 0; i < members; i++) {
+                mh[i] = field(b.getLong(), -1, csize, "member header offset");
+                md[i] = field(b.getLong(), i > 0 ? md[i - 1] + 1 : 0, csize, "member deflate offset");
+                mu[i] = field(b.getLong(), i > 0 ? mu[i - 1] : 0, usize < 0 ? Long.MAX_VALUE : usize,
+                        "member uncompressed offset");
+            }
+            long[] cb = new long[cps];
+            long[] cu = new long[cps];
+            int[] cm = new int[cps];
+            int[] wl = new int[cps];
+            int[] sl = new int[cps];
+            for (int i = 0; i < cps; i++) {
+                cb[i] = b.getLong();
+                cu[i] = b.getLong();
+                cm[i] = b.getInt();
+                wl[i] = b.getInt();
+                sl[i] = (int) field(b.getInt(), 0, b.remaining(), "stored window length");
+            }
+            checkCheckpoints(csize, usize, md, mu, cb, cu, cm, wl);
+            byte[][] windows = new byte[cps][];
+            Inflater inf = new Inflater(true);
+            try {
+                for (int i = 0; i < cps; i++) {
+                    if (sl[i] > b.remaining()) {
+                        throw new EOFException("index cut short in the window of checkpoint " + i);
+                    }
+                    windows[i] = new byte[wl[i]];
+                    inf.reset();
+                    inf.setInput(bytes, b.position(), sl[i]);
+                    int n = 0;
+                    while (n < wl[i] && !inf.finished() && !inf.needsInput()) {
+                        n += inf.inflate(windows[i], n, wl[i] - n);
+                    }
+                    if (n != wl[i] || inf.getRemaining() != 0 && !inf.finished()) {
+                        throw new ZipException("window of checkpoint " + i + " decodes to " + n + " bytes, "
+                                + wl[i] + " expected");
+                    }
+                    b.position(b.position() + sl[i]);
+                }
+            } catch (DataFormatException e) {
+                throw new ZipException("corrupt window data in the index: " + e.getMessage());
+            } finally {
+                inf.end();
+            }
+            return new GzipIndex(csize, usize, spacing, mh, md, mu, cb, cu, cm, windows, checkLen == 0 ? null : check);
+        } catch (BufferUnderflowException e) {
+            throw new EOFException("Sluice gzip index cut short at byte " + b.position());
+        }
+    }
+
+    /** Checks checkpoint fields against each other and the member table; the reader trusts them afterwards. */
+    private static void checkCheckpoints(long csize, long usize, long[] md, long[] mu, long[] cb, long[] cu, int[] cm,
+            int[] wl) throws ZipException {
+        for (int i = 0; i < cb.length; i++) {
+            field(cb[i], i > 0 ? cb[i - 1] + 1 : 0, csize * 8, "checkpoint bit offset");
+            field(cu[i], i > 0 ? cu[i - 1] + 1 : 0, usize < 0 ? Long.MAX_VALUE : usize, "checkpoint uncompressed offset");
+            int m = (int) field(cm[i], 0, md.length - 1, "checkpoint member");
+            if (md[m] * 8 > cb[i] || mu[m] > cu[i] || m + 1 < md.length && md[m + 1] * 8 <= cb[i]) {
+                throw new ZipException("checkpoint " + i + " (bit " + cb[i] + ") is not inside its member " + m);
+            }
+            field(wl[i], 0, Math.min(WINDOW, cu[i] - mu[m]), "checkpoint window length");
+        }
+    }
+
+    private static long field(long v, long min, long max, String name) throws ZipException {
+        if (v < min || v > max) {
+            throw new ZipException("index field " + name + ": " + v + " not in [" + min + ", " + max + "]");
+        }
+        return v;
+    }
+
+    // ---- indexed_gzip ----
+
+    private static byte[] indexedGzip(GzipIndex ix) {
+        int members = ix.memU.length;
+        int cps = ix.cpU.length;
+        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(35 + 18L * (members + cps) + (long) WINDOW * cps))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        b.put(IGZ_MAGIC).put((byte) 1).put((byte) 0).putLong(ix.compressedSize)
+                .putLong(Math.max(0, ix.uncompressedSize));
+        // zran refuses a spacing below the window size; the value only guides indexed_gzip's own later points.
+        b.putInt((int) Math.min(0xffffffffL, Math.max(WINDOW, ix.spacing))).putInt(WINDOW).putInt(members + cps);
+        // Points in file order: member starts and checkpoints interleaved by their offsets.
+        int m = 0;
+        int c = 0;
+        while (m < members || c < cps) {
+            if (c >= cps || m < members && ix.memDeflate[m] * 8 <= ix.cpBit[c]) {
+                b.putLong(ix.memDeflate[m]).putLong(ix.memU[m]).put((byte) 0).put((byte) 0);
+                m++;
+            } else {
+                long bit = ix.cpBit[c];
+                b.putLong((bit + 7) >>> 3).putLong(ix.cpU[c]).put((byte) ((8 - (bit & 7)) & 7)).put((byte) 1);
+                c++;
+            }
+        }
+        for (byte[] w : ix.windows) {
+            b.position(b.position() + WINDOW - w.length); // zero fill before a short window
+            b.put(w);
+        }
+        return b.array();
+    }
+
+    private static GzipIndex readIndexedGzip(byte[] bytes) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.position(5);
+        try {
+            int version = b.get() & 0xff;
+            if (version > 1) {
+                throw new ZipException("GZIDX version " + version + " not supported (0 or 1)");
+            }
+            b.get();
+            long csize = field(b.getLong(), 0, Long.MAX_VALUE, "compressed size");
+            long usize = b.getLong();
+            if (usize < 0) {
+                throw new ZipException("index field uncompressed size: " + Long.toUnsignedString(usize));
+            }
+            long spacing = b.getInt() & 0xffffffffL;
+            long windowSize = field(b.getInt() & 0xffffffffL, WINDOW, 1 << 30, "window size");
+            int points = (int) field(b.getInt() & 0xffffffffL, 0, b.remaining() / 18, "point count");
+            long[] cmp = new long[points];
+            long[] unc = new long[points];
+            int[] bits = new int[points];
+            boolean[] data = new boolean[points];
+            int withData = 0;
+            for (int i = 0; i < points; i++) {
+                cmp[i] = field(b.getLong(), 0, csize, "point compressed offset");
+                unc[i] = field(b.getLong(), i > 0 ? unc[i - 1] : 0, Long.MAX_VALUE, "point uncompressed offset");
+                bits[i] = (int) field(b.get(), 0, 7, "point bits");
+                data[i] = version >= 1 ? b.get() != 0 : i > 0;
+                withData += data[i] ? 1 : 0;
+            }
+            if (windowSize * withData > b.remaining()) {
+                throw new EOFException("GZIDX index cut short: " + withData + " windows of " + windowSize
+                        + " bytes need " + windowSize * withData + ", " + b.remaining() + " left");
+            }
+            int members = points - withData;
+            long[] mh = new long[members];
+            long[] md = new long[members];
+            long[] mu = new long[members];
+            long[] cb = new long[withData];
+            long[] cu = new long[withData];
+            int[] cm = new int[withData];
+            byte[][] windows = new byte[withData][];
+            int m = 0;
+            int c = 0;
+            for (int i = 0; i < points; i++) {
+                if (!data[i]) {
+                    if (bits[i] != 0) {
+                        throw new ZipException("GZIDX member-start point " + i + " has bits " + bits[i]);
+                    }
+                    mh[m] = -1;
+                    md[m] = field(cmp[i], m > 0 ? md[m - 1] + 1 : 0, csize, "member-start point offset");
+                    mu[m] = unc[i];
+                    m++;
+                    continue;
+                }
+                if (m == 0) {
+                    throw new ZipException("GZIDX point " + i + " comes before any member-start point");
+                }
+                // The window is the last 32 KiB of the point's window data; past the member's start it is unused.
+                int len = (int) Math.min(WINDOW, unc[i] - mu[m - 1]);
+                long at = b.position() + (long) c * windowSize + windowSize - len;
+                windows[c] = Arrays.copyOfRange(bytes, (int) at, (int) at + len);
+                cb[c] = cmp[i] * 8 - bits[i];
+                cu[c] = unc[i];
+                cm[c] = m - 1;
+                c++;
+            }
+            long size = usize == 0 && points > 0 && unc[points - 1] > 0 ? -1 : usize;
+            // indexed_gzip may add a point at the very end of the data; it is valid but never needed.
+            checkCheckpoints(csize, size, md, mu, cb, cu, cm, lengths(windows));
+            return new GzipIndex(csize, size, Math.max(1, spacing), mh, md, mu, cb, cu, cm, windows, null);
+        } catch (BufferUnderflowException e) {
+            throw new EOFException("GZIDX index cut short at byte " + b.position());
+        }
+    }
+
+    private static int[] lengths(byte[][] windows) {
+        int[] l = new int[windows.length];
+        for (int i = 0; i < l.length; i++) {
+            l[i] = windows[i].length;
+        }
+        return l;
+    }
+}
