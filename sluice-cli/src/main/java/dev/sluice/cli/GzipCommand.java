@@ -3,6 +3,7 @@ package dev.sluice.cli;
 import dev.sluice.gzip.GzipHeader;
 import dev.sluice.gzip.GzipOutputStream;
 import dev.sluice.gzip.ParallelGzipOutputStream;
+import dev.sluice.gzip.ParallelGzipOutputStream.Format;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,9 +17,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sluice gzip [-1..-9] [-p N] [-c] [-k] [-f] [FILE...]}: gzip's options, messages and exit codes, compressing
- * on {@code N} threads with {@link ParallelGzipOutputStream} (one thread: {@link GzipOutputStream}). The output
- * stores the input's name and modification time as gzip does.
+ * {@code sluice gzip [-1..-9] [-p N] [--single-member | --bgzf] [-c] [-k] [-f] [FILE...]}: gzip's options, messages
+ * and exit codes, compressing on {@code N} threads with {@link ParallelGzipOutputStream}. By default each 1 MiB block
+ * is its own gzip member with Sluice's size subfield ({@link Format#INDEPENDENT_MEMBERS}: any gzip reader reads it,
+ * Sluice's in parallel); {@code --single-member} writes one member as gzip does ({@link GzipOutputStream} on one
+ * thread), {@code --bgzf} htslib's BGZF. The output stores the input's name and modification time as gzip does
+ * (BGZF has no room for them).
  */
 @Command(name = "gzip", mixinStandardHelpOptions = true,
         description = {"Compress FILEs (or stdin to stdout) into gzip format, in parallel.",
@@ -39,6 +43,19 @@ final class GzipCommand implements Callable<Integer> {
     @Option(names = {"-p", "--processes"}, paramLabel = "N",
             description = "Compress on N threads (default: available processors).")
     int threads = Runtime.getRuntime().availableProcessors();
+
+    private Format format = Format.INDEPENDENT_MEMBERS;
+
+    @Option(names = "--single-member", description = "Write one gzip member, as gzip and pigz do (decoded by one"
+            + " thread).")
+    void singleMember(boolean b) {
+        format = Format.SINGLE_MEMBER;
+    }
+
+    @Option(names = "--bgzf", description = "Write BGZF (htslib's blocked gzip, as bgzip does).")
+    void bgzf(boolean b) {
+        format = Format.BGZF;
+    }
 
     @CommandLine.Mixin
     GzipOptions options = new GzipOptions();
@@ -78,6 +95,20 @@ final class GzipCommand implements Callable<Integer> {
             }
             level = ch - '0';
             return true;
+        }
+
+        @Override
+        public boolean longOption(String name) {
+            switch (name) {
+                case "single-member":
+                    format = Format.SINGLE_MEMBER;
+                    return true;
+                case "bgzf":
+                    format = Format.BGZF;
+                    return true;
+                default:
+                    return false;
+            }
         }
 
         @Override
@@ -173,13 +204,13 @@ final class GzipCommand implements Callable<Integer> {
 
         @Override
         public boolean apply(InputStream in, OutputStream sink) throws IOException {
-            if (threads == 1) {
+            if (threads == 1 && format == Format.SINGLE_MEMBER) {
                 try (OutputStream out = GzipOutputStream.builder().level(level).header(header).build(sink)) {
                     in.transferTo(out);
                 }
             } else {
                 try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().level(level).threads(threads)
-                        .header(header).build(sink)) {
+                        .format(format).header(header).build(sink)) {
                     out.transferFrom(in); // reads straight into its blocks: one copy less than transferTo
                 }
             }

@@ -75,6 +75,11 @@ final class GzipOptions {
         }
 
         @Override
+        public boolean longOption(String name) {
+            return command.longOption(name);
+        }
+
+        @Override
         public boolean takesValue(char ch) {
             return command.takesValue(ch);
         }

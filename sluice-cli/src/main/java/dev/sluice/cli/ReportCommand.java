@@ -48,6 +48,21 @@ final class ReportCommand implements Callable<Integer> {
             + "sluice-bench/target/benchmarks.jar beside the CLI's build; env SLUICE_BENCH_JAR).")
     String benchJar;
 
+    @Option(names = "--jdk", paramLabel = "PATH", description = "Measure on this JDK (its home); repeatable: the "
+            + "verdicts of each are set side by side. Default: the JDK running sluice.")
+    List<Path> jdks;
+
+    @Option(names = "--all-jdks", description = "Measure on every JDK 17 or newer under /usr/lib/jvm and $JAVA_HOME.")
+    boolean allJdks;
+
+    @Option(names = "--cold", description = "Read experiments (E2-E5, E7) with the data dropped from the page cache "
+            + "before every repetition (dd iflag=nocache), on the file system holding --out; one operation each.")
+    boolean cold;
+
+    @Option(names = "--baseline", paramLabel = "DIR", description = "Compare every case with an earlier report's "
+            + "results.json (DIR or the file): improved / regressed / no change, with the interval of the ratio.")
+    Path baseline;
+
     @Option(names = "--no-progress", description = "Do not draw progress bars.")
     boolean noProgress;
 
@@ -58,9 +73,31 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         // Check every argument before spending minutes measuring.
         List<String> experiments = Reports.parseOnly(only);
+        if (cold) {
+            List<String> readers = new java.util.ArrayList<>(experiments);
+            readers.retainAll(Reports.COLD);
+            if (readers.isEmpty()) {
+                throw new IllegalArgumentException("--cold applies to the read experiments " + String.join(", ",
+                        Reports.COLD) + "; --only " + only + " has none");
+            }
+            experiments = readers;
+        }
         if (data != null) {
             checkData(data);
         }
+        List<Path> homes = new java.util.ArrayList<>();
+        if (allJdks) {
+            homes.addAll(dev.sluice.cli.report.Jdks.all());
+        }
+        if (jdks != null) {
+            for (Path j : jdks) {
+                Path h = dev.sluice.cli.report.Jdks.home(j);
+                if (!homes.contains(h)) {
+                    homes.add(h);
+                }
+            }
+        }
+        Path baselineFile = baseline == null ? null : dev.sluice.cli.report.Baseline.file(baseline);
         Path outDir = checkOut(out);
         String classpath = benchClasspath();
         String scale = tiny ? "tiny" : full ? "full" : "quick";
@@ -71,12 +108,47 @@ final class ReportCommand implements Callable<Integer> {
         try {
             PrintWriter stdout = spec.commandLine().getOut();
             stdout.println("sluice report: " + (full ? "JMH" : "quick estimate") + ", scale " + scale + ", experiments "
-                    + String.join(",", experiments) + "; data in " + dataDir);
+                    + String.join(",", experiments) + ", " + Reports.FORKS + " forks, " + (cold ? "cold" : "page-cached")
+                    + " reads; data in " + dataDir);
             stdout.flush();
-            Path raw = Reports.measure(classpath, dataDir, scale, full, experiments, data,
-                    noProgress ? null : System.err);
             Platform p = Platform.probe(dataDir);
-            Report report = Reports.assemble(raw, p.jdk(), p.os(), p.cpu(), p.cores(), p.fileSystem(), commandLine());
+            Report report;
+            if (homes.isEmpty()) {
+                List<Path> raw = Reports.measure(Reports.javaLauncher(), classpath, dataDir, scale, full,
+                        cold, experiments, data, noProgress ? null : System.err);
+                report = Reports.assemble(raw, p.jdk(), p.os(), p.cpu(), p.cores(), p.fileSystem(), commandLine());
+            } else {
+                // Every JDK measures the same data (made by the first); each gets its own full report, the first
+                // at the top with every JDK's verdicts side by side.
+                List<Report.JdkColumn> columns = new java.util.ArrayList<>();
+                report = null;
+                for (int i = 0; i < homes.size(); i++) {
+                    Path home = homes.get(i);
+                    String label = dev.sluice.cli.report.Jdks.label(home);
+                    stdout.println("sluice report: JDK " + label + " (" + home + ")");
+                    stdout.flush();
+                    List<Path> raw = Reports.measure(home.resolve("bin/java").toString(), classpath, dataDir, scale,
+                            full, cold, experiments, data, noProgress ? null : System.err);
+                    Files.createDirectories(dataDir.resolve("jdk-" + i));
+                    List<Path> kept = new java.util.ArrayList<>();
+                    for (Path r : raw) {   // the next JDK's forks write the same names
+                        kept.add(Files.move(r, dataDir.resolve("jdk-" + i).resolve(r.getFileName())));
+                    }
+                    Report one = Reports.assemble(kept, label, p.os(), p.cpu(), p.cores(), p.fileSystem(),
+                            commandLine());
+                    String dir = i == 0 ? "." : "jdk-" + dev.sluice.cli.report.Jdks.major(home) + "-" + i;
+                    if (i > 0) {
+                        Reports.write(one, outDir.resolve(dir));
+                    } else {
+                        report = one;
+                    }
+                    columns.add(Report.JdkColumn.of(label, dir, one));
+                }
+                report = report.withByJdk(columns);
+            }
+            if (baselineFile != null) {
+                report = dev.sluice.cli.report.Baseline.compare(report, baselineFile);
+            }
             Reports.write(report, outDir);
             copyJmhResults(dataDir, outDir);
             Reports.printSummary(report, outDir, stdout);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sluice.gzip.GzipHeader;
+import dev.sluice.gzip.GzipMembers;
 import dev.sluice.gzip.GzipInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -82,6 +84,40 @@ class GzipCommandTest {
         assertArrayEquals(data, Files.readAllBytes(a));
         assertFalse(Files.exists(gz));
         assertNoTempFiles();
+    }
+
+    /** Independent members by default (on one thread too), one member with --single-member, BGZF with --bgzf. */
+    @Test
+    void formats() throws IOException {
+        byte[] data = data(2_500_000, 4);
+        Path a = file("a", data);
+        for (String[] form : new String[][] {{"-p", "1"}, {"-p", "2"}}) {
+            assertEquals(0, run("gzip", "-kf", form[0], form[1], a.toString()), err.toString());
+            try (FileChannel ch = FileChannel.open(dir.resolve("a.gz"))) {
+                long at = 0;
+                long size = 0;
+                int members = 0;
+                while (at < ch.size()) {
+                    GzipMembers.Member m = GzipMembers.read(ch, at);
+                    assertEquals(Math.min(1 << 20, data.length - size), m.uncompressedSize(), Arrays.toString(form));
+                    at += m.totalLength();
+                    size += m.uncompressedSize();
+                    members++;
+                }
+                assertEquals(3, members, Arrays.toString(form));
+            }
+            assertArrayEquals(data, gunzip(Files.readAllBytes(dir.resolve("a.gz"))));
+            assertEquals(0, run("gzip", "-kf", "--single-member", form[0], form[1], a.toString()), err.toString());
+            try (FileChannel ch = FileChannel.open(dir.resolve("a.gz"))) {
+                assertEquals(null, GzipMembers.read(ch, 0));
+            }
+            assertArrayEquals(data, gunzip(Files.readAllBytes(dir.resolve("a.gz"))));
+            assertEquals(0, run("gzip", "-kf", "--bgzf", form[0], form[1], a.toString()), err.toString());
+            try (FileChannel ch = FileChannel.open(dir.resolve("a.gz"))) {
+                assertTrue(GzipMembers.read(ch, 0).bgzf());
+            }
+            assertArrayEquals(data, gunzip(Files.readAllBytes(dir.resolve("a.gz"))));
+        }
     }
 
     @Test
@@ -208,6 +244,8 @@ class GzipCommandTest {
         byte[] data = data(300_000, 41);
         String[][] forms = {
             {"-k"}, {"-1", "-k"}, {"-9kf"}, {"-k", "-p", "1"}, {"-p", "2", "-k"}, {"-3", "-k", "-f"}, {"-k", "--"},
+            {"-k", "--single-member"}, {"--bgzf", "-k"}, {"-k", "--bgzf", "--single-member"},
+            {"-k", "-p", "1", "--single-member"},
             {}, // replaces the file
         };
         for (String[] form : forms) {

@@ -34,6 +34,18 @@ class ReportCommandTest {
     }
 
     @Test
+    void coldWithoutAReadExperimentIsOneLine() {
+        assertOneLine("sluice: --cold applies to the read experiments E2, E3, E4, E5, E7; --only E1,E6 has none",
+                "report", "--cold", "--only", "E1,E6", "--out", dir.toString());
+    }
+
+    @Test
+    void aJdkWithoutJavaIsOneLine() {
+        assertOneLine("sluice: --jdk " + dir + ": no bin/java there (give a JDK's home directory)", "report", "--jdk",
+                dir.toString(), "--out", dir.resolve("out").toString());
+    }
+
+    @Test
     void aMissingDataDirectoryIsOneLine() {
         Path missing = dir.resolve("nope");
         assertOneLine("sluice: --data " + missing + ": No such directory", "report", "--data", missing.toString(),
@@ -87,7 +99,7 @@ class ReportCommandTest {
         String[] r = MainTest.run("report", "--tiny", "--only", "E6,E3", "--no-progress", "--out", out.toString(),
                 "--data", dir.resolve("mine").toString(), "--bench-jar", System.getProperty("java.class.path"));
         assertEquals("0", r[0], r[2]);
-        assertTrue(r[1].contains("E3") && r[1].contains("E6") && r[1].contains("Recommendations:"), r[1]);
+        assertTrue(r[1].contains("E3") && r[1].contains("E6") && r[1].contains("Recommendations ("), r[1]);
         JsonNode doc = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         assertEquals(Set.of(), dev.sluice.cli.report.ReportFilesTestAccess.validate(doc));
         assertEquals(2, doc.get("experiments").size());
@@ -97,7 +109,15 @@ class ReportCommandTest {
         assertTrue(doc.get("dataSources").toString().contains("the files under " + dir.resolve("mine")),
                 doc.get("dataSources").toString());
         String html = Files.readString(out.resolve("index.html"), StandardCharsets.UTF_8);
-        assertTrue(html.contains("data:image/png;base64,"), "charts embedded");
+        assertTrue(html.contains("<svg"), "charts inline");
+        for (JsonNode e : doc.get("experiments")) {
+            for (JsonNode res : e.get("results")) {
+                assertEquals(3, res.get("forks").asInt(), "every result has samples from 3 forks: " + res);
+            }
+            for (JsonNode v : e.get("verdicts")) {
+                assertTrue(v.get("outcome").asText().equals("inconclusive") || v.get("ci").size() == 2, v.toString());
+            }
+        }
         long rows = Files.readAllLines(out.resolve("results.csv")).size() - 1;
         long cases = 0;
         for (JsonNode e : doc.get("experiments")) {

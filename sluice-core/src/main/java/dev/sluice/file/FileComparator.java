@@ -23,7 +23,12 @@ final class FileComparator {
             if (Files.isSameFile(a, b)) {
                 return -1;
             }
-            return ChannelCompare.mismatch(ca, 0, ca.size(), a, cb, 0, cb.size(), b);
+            long sizeA = ca.size();
+            long sizeB = cb.size();
+            if (sizeA == 0 || sizeB == 0) {
+                return mismatchByReading(ca, cb);
+            }
+            return ChannelCompare.mismatch(ca, 0, sizeA, a, cb, 0, sizeB, b);
         }
     }
 
@@ -35,8 +40,48 @@ final class FileComparator {
                 return true;
             }
             long size = ca.size();
-            return size == cb.size() && ChannelCompare.mismatch(ca, 0, size, a, cb, 0, size, b) < 0;
+            long sizeB = cb.size();
+            if (size == 0 || sizeB == 0) {
+                return mismatchByReading(ca, cb) < 0;
+            }
+            return size == sizeB && ChannelCompare.mismatch(ca, 0, size, a, cb, 0, size, b) < 0;
         }
+    }
+
+    /**
+     * Compares two channels from their positions to their ends by reading, for files whose size cannot be trusted:
+     * procfs and sysfs files report size 0 and still have content (and an empty regular file costs one read).
+     * Returns the {@link Files#mismatch} answer.
+     */
+    private static long mismatchByReading(FileChannel a, FileChannel b) throws IOException {
+        ByteBuffer[] bufs = DirectBuffers.take(0);
+        try {
+            ByteBuffer ba = bufs[0];
+            ByteBuffer bb = bufs[1];
+            for (long done = 0; ; ) {
+                int na = fill(a, ba);
+                int nb = fill(b, bb);
+                int m = ba.mismatch(bb); // the shorter one's length when it is a prefix of the other
+                if (m >= 0) {
+                    return done + m;
+                }
+                if (na < ba.capacity()) {
+                    return -1; // both ended after the same bytes
+                }
+                done += na;
+            }
+        } finally {
+            DirectBuffers.release(bufs);
+        }
+    }
+
+    /** Reads from {@code ch} until {@code buf} is full or the channel ends; leaves it flipped; returns the count. */
+    private static int fill(FileChannel ch, ByteBuffer buf) throws IOException {
+        buf.clear();
+        while (buf.hasRemaining() && ch.read(buf) >= 0) {
+            // a procfs read may return less than asked before the end
+        }
+        return buf.flip().remaining();
     }
 
     static long checksum(Path file, Checksum checksum) throws IOException {

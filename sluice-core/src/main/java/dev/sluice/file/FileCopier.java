@@ -136,10 +136,13 @@ final class FileCopier {
     private static long writeAndRename(Path target, Options o, Set<PosixFilePermission> perms, Writer writer,
                                        Finisher finisher) throws IOException {
         Path dir = directoryOf(target);
-        Path tmp = createTemp(dir, target, perms);
+        // Write through the descriptor that created the file: the permissions it was created with (the source's,
+        // say r--r--r--) apply only to later opens, which a user who is not root would be refused.
+        Temp temp = createTemp(dir, target, perms);
+        Path tmp = temp.path();
         try {
             long n;
-            try (FileChannel dst = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            try (FileChannel dst = temp.channel()) {
                 n = writer.write(dst);
                 if (o.durable) {
                     dst.force(true);
@@ -181,10 +184,11 @@ final class FileCopier {
     }
 
     /**
-     * Creates an empty temporary file next to {@code target}: {@code .NAME.RANDOM.tmp}, hidden from {@code ls}, and
-     * with the source's permissions (through {@code open}'s mode, so the umask applies, as for {@code Files.copy}).
+     * Creates an empty temporary file next to {@code target}, {@code .NAME.RANDOM.sluice-tmp}, hidden from
+     * {@code ls}, with the source's permissions (through {@code open}'s mode, so the umask applies, as for
+     * {@code Files.copy}), open for writing.
      */
-    private static Path createTemp(Path dir, Path target, Set<PosixFilePermission> perms) throws IOException {
+    private static Temp createTemp(Path dir, Path target, Set<PosixFilePermission> perms) throws IOException {
         String name = target.getFileName().toString();
         if (name.length() > 100) {
             name = name.substring(0, 100); // the random suffix must still fit in a 255-byte file name
@@ -195,9 +199,8 @@ final class FileCopier {
             Path tmp = dir.resolve("." + name + "." + Long.toHexString(ThreadLocalRandom.current().nextLong())
                     + ".sluice-tmp");
             try {
-                Files.newByteChannel(tmp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attrs)
-                        .close();
-                return tmp;
+                return new Temp(tmp, FileChannel.open(tmp,
+                        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), attrs));
             } catch (FileAlreadyExistsException e) {
                 if (attempt >= 100) {
                     throw e;
@@ -209,6 +212,9 @@ final class FileCopier {
             }
         }
     }
+
+    /** A temporary file just created, and the channel that created it. */
+    private record Temp(Path path, FileChannel channel) {}
 
     private static Set<PosixFilePermission> permissionsOf(Path source) throws IOException {
         try {

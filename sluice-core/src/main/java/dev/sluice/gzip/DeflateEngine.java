@@ -39,8 +39,25 @@ interface DeflateEngine {
     /** Frees native resources; the engine cannot be used afterwards. Safe to call more than once. */
     void end();
 
-    /** The engine every stream uses unless told otherwise. */
+    /**
+     * The engine a streaming writer uses: one member whose blocks may be sync-flushed and may start with a dictionary
+     * (GzipOutputStream, ParallelGzipOutputStream's single-member format). A native engine when {@link GzipEngines}
+     * has one for {@code level}, else the JDK's zlib.
+     */
     static DeflateEngine create(int level, int strategy) {
-        return new JdkDeflateEngine(level, strategy);
+        DeflateEngine e = GzipEngines.streamDeflater(level, strategy);
+        return e != null ? e : new JdkDeflateEngine(level, strategy);
+    }
+
+    /**
+     * The engine for one-shot members (independent blocks, BGZF): per member the caller calls {@link #reset()},
+     * {@link #setInput} once with the whole member, {@link #finish()}, then {@link #deflate} with {@link #NO_FLUSH}
+     * until {@link #finished()}. Never call {@link #setDictionary} or flush modes other than NO_FLUSH: a native block
+     * compressor (libdeflate) needs all input before it writes anything and asserts that it got it. The level is
+     * passed through unchecked (libdeflate accepts 0..12; the JDK engine 0..9). JDK zlib when no native engine fits.
+     */
+    static DeflateEngine createForMembers(int level, int strategy) {
+        DeflateEngine e = GzipEngines.memberDeflater(level, strategy);
+        return e != null ? e : new JdkDeflateEngine(level, strategy);
     }
 }

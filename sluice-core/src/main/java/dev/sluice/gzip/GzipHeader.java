@@ -103,6 +103,11 @@ public final class GzipHeader {
         return os;
     }
 
+    /** This header with another FEXTRA payload (not copied: the caller hands it over). */
+    GzipHeader withExtra(byte[] extra) {
+        return new GzipHeader(text, headerCrc, mtime, extraFlags, os, extra, name, comment);
+    }
+
     /** Serialises this header with the given XFL byte (the writer knows its level, the builder does not). */
     byte[] encode(int xfl) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(10 + (name == null ? 0 : name.length() + 1));

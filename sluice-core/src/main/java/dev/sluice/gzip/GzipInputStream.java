@@ -5,6 +5,7 @@ import dev.sluice.internal.Defaults;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.ZipException;
@@ -58,11 +59,40 @@ public final class GzipInputStream extends InputStream {
     private static final int BOUNDARY = 1;
     private static final int DATA = 2;
     private static final int END = 3;
+    /** Decoding independent members on worker threads ({@link ParallelInflate}); see {@link #parallelRead}. */
+    private static final int PARALLEL = 4;
+
+    /**
+     * Threads that decode independent members (Sluice's {@code SL} subfield, BGZF): the number of available
+     * processors, overridable with {@code -Dsluice.gzip.inflateThreads=}; 1 decodes every member on the caller's
+     * thread.
+     */
+    public static final int DEFAULT_THREADS = Defaults.intProperty("sluice.gzip.inflateThreads",
+            Runtime.getRuntime().availableProcessors());
+
+    /**
+     * The largest member (compressed or not) decoded on a worker; larger ones are decoded on the caller's thread as
+     * any member is, so that a worker never holds more than this in each direction. 64 MiB: the largest block
+     * {@link ParallelGzipOutputStream} writes.
+     */
+    static final long MAX_PARALLEL_MEMBER = 64L << 20;
 
     private final InputStream in;
     private final InflateEngine engine;
     private final boolean ignoreTrailingGarbage;
     private final long maxOutputBytes;
+    private final int threads;
+    /** The workers, made at the first independent member; null before. */
+    private ParallelInflate parallel;
+    /** The sizes of the member whose header was read last, when it is decoded on a worker; else null. */
+    private GzipMembers.Member indexed;
+    /** In PARALLEL: the member being returned, {@code current.out[currentPos..current.len)} not yet returned. */
+    private ParallelInflate.Decoded current;
+    private int currentPos;
+    /** In PARALLEL: no more members to submit; then {@link #sequentialNext} says what comes after the last. */
+    private boolean readAheadDone;
+    /** In PARALLEL: the header of an ordinary member after the independent ones was read; decode it in DATA. */
+    private GzipHeader sequentialNext;
     private final CRC32 crc = new CRC32();
     private final CRC32 headerCrc = new CRC32();
     /** Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. */
@@ -87,12 +117,14 @@ public final class GzipInputStream extends InputStream {
 
     /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
     public GzipInputStream(InputStream in) {
-        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, InflateEngine.create());
+        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, InflateEngine.create(),
+                DEFAULT_THREADS);
     }
 
     GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
-            InflateEngine engine) {
+            InflateEngine engine, int threads) {
         this.in = in;
+        this.threads = threads;
         this.buf = new byte[bufferSize];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
@@ -134,8 +166,9 @@ public final class GzipInputStream extends InputStream {
                 return probe();
             }
             if (outPos == outLim) {
-                if (len >= OUTPUT_CHUNK) {
+                if (len >= OUTPUT_CHUNK || state == PARALLEL) {
                     // Long enough to make the inflate call efficient: decode straight into the caller's array.
+                    // (Workers' output is copied from their arrays at any length: one copy, never two.)
                     return deliver(decode(b, off, (int) Math.min(len, allowed)));
                 }
                 if (out == null) {
@@ -175,6 +208,44 @@ public final class GzipInputStream extends InputStream {
         return -1;
     }
 
+    /**
+     * Decodes everything left into {@code out}, with the checks {@link #read} makes, and returns the number of bytes
+     * written; does not close or flush {@code out}. Faster than {@code read} into an array of one's own: members
+     * decoded by workers are written from the workers' arrays, and others in 256 KiB slices.
+     */
+    @Override
+    public long transferTo(OutputStream out) throws IOException {
+        ensureOpen();
+        Checks.notNull(out, "out");
+        long total = 0;
+        while (true) {
+            if (state == PARALLEL && outPos == outLim && failure == null && totalOut < maxOutputBytes) {
+                try {
+                    if (current == null || currentPos == current.len) {
+                        nextMember();
+                        continue;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    failure = e instanceof IOException ? (IOException) e : new IOException(e);
+                    throw e;
+                }
+                int n = (int) Math.min(current.len - currentPos, maxOutputBytes - totalOut);
+                out.write(current.out, currentPos, n);
+                currentPos += n;
+                totalOut += n;
+                total += n;
+                continue;
+            }
+            byte[] chunk = scratch(OUTPUT_CHUNK);
+            int n = read(chunk, 0, chunk.length);
+            if (n < 0) {
+                return total;
+            }
+            out.write(chunk, 0, n);
+            total += n;
+        }
+    }
+
     /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
     @Override
     public long skip(long n) throws IOException {
@@ -198,7 +269,7 @@ public final class GzipInputStream extends InputStream {
     @Override
     public int available() throws IOException {
         ensureOpen();
-        return outLim - outPos;
+        return outLim - outPos + (current == null ? 0 : current.len - currentPos);
     }
 
     /**
@@ -210,7 +281,7 @@ public final class GzipInputStream extends InputStream {
         if (state == START && failure == null) {
             try {
                 if (readHeader(true)) {
-                    state = DATA;
+                    beginMember();
                 }
             } catch (IOException e) {
                 failure = e;
@@ -233,6 +304,9 @@ public final class GzipInputStream extends InputStream {
         }
         closed = true;
         try {
+            if (parallel != null) {
+                parallel.close();
+            }
             engine.end();
         } finally {
             in.close();
@@ -262,8 +336,14 @@ public final class GzipInputStream extends InputStream {
                         state = END;
                         return -1;
                     }
-                    state = DATA;
+                    beginMember();
                     break;
+                case PARALLEL:
+                    int p = parallelRead(b, off, len);
+                    if (p != 0) {
+                        return p;
+                    }
+                    break; // the workers are drained, and state says what comes next
                 case DATA:
                     int n = inflate(b, off, len);
                     if (n > 0) {
@@ -424,11 +504,149 @@ public final class GzipInputStream extends InputStream {
             }
         }
         header = new GzipHeader((flg & GzipHeader.FTEXT) != 0, hasCrc, mtime, xfl, os, extra, name, comment);
+        indexed = null;
+        if (threads > 1 && extra != null) {
+            GzipMembers.Member m = GzipMembers.member(memberStart, (int) (offset() - memberStart), extra);
+            if (m != null && m.totalLength() <= MAX_PARALLEL_MEMBER && m.uncompressedSize() <= MAX_PARALLEL_MEMBER) {
+                indexed = m;
+            }
+        }
         engine.reset();
         crc.reset();
         memberOut = 0;
         engine.setInput(buf, pos, lim - pos);
         return true;
+    }
+
+    /** After a member's header: decode it here (DATA) or, if it is independent, on the workers (PARALLEL). */
+    private void beginMember() {
+        if (indexed == null) {
+            state = DATA;
+            return;
+        }
+        if (parallel == null) {
+            parallel = new ParallelInflate(threads);
+        }
+        state = PARALLEL;
+        readAheadDone = false;
+        sequentialNext = null;
+        submitBody();
+    }
+
+    /**
+     * Reads the body of the member whose header was just read (its length from the size subfield) and hands it to
+     * a worker; a truncated body is queued as the failure of that member, so that it surfaces in order.
+     */
+    private void submitBody() {
+        GzipMembers.Member m = indexed;
+        try {
+            int need = (int) (m.totalLength() - m.headerLength());
+            byte[] body = parallel.freeInputs.poll();
+            // Grow the array as bytes arrive rather than trusting the claimed length with an allocation up front.
+            if (body == null || body.length < Math.min(need, 1 << 20)) {
+                body = new byte[Math.min(need, 1 << 20)];
+            }
+            int got = 0;
+            while (got < need) {
+                if (got == body.length) {
+                    body = java.util.Arrays.copyOf(body, (int) Math.min(need, 2L * body.length));
+                }
+                if (pos == lim && need - got >= buf.length) {
+                    // A long stretch: read it straight into the body, not through buf.
+                    bufStart += lim;
+                    pos = 0;
+                    lim = 0;
+                    int n = in.read(body, got, Math.min(need, body.length) - got);
+                    if (n > 0) {
+                        bufStart += n;
+                        got += n;
+                        continue;
+                    }
+                    if (n == 0) {
+                        continue; // fill() below guards against a source that returns 0 forever
+                    }
+                }
+                if (!fill()) {
+                    throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " inside"
+                            + " member at offset " + m.offset() + ", whose " + (m.bgzf() ? "BC" : "SL")
+                            + " subfield says it is " + m.totalLength() + " bytes long");
+                }
+                int n = Math.min(lim - pos, Math.min(need, body.length) - got);
+                System.arraycopy(buf, pos, body, got, n);
+                pos += n;
+                got += n;
+            }
+            parallel.submit(m, header, body, need);
+        } catch (IOException e) {
+            readAheadDone = true;
+            parallel.fail(e);
+        }
+    }
+
+    /**
+     * PARALLEL: copies decoded bytes of the current member; at its end takes the next member's result, reading and
+     * submitting further members first so that the workers stay busy. Returns 0 when the workers are drained and
+     * {@link #state} has moved on (DATA for an ordinary member that follows, END after the last member).
+     */
+    private int parallelRead(byte[] b, int off, int len) throws IOException {
+        while (current == null || currentPos == current.len) {
+            if (!nextMember()) {
+                return 0;
+            }
+        }
+        int n = Math.min(len, current.len - currentPos);
+        System.arraycopy(current.out, currentPos, b, off, n);
+        currentPos += n;
+        return n;
+    }
+
+    /**
+     * PARALLEL, at the end of the current member: takes the next member's result, reading and submitting further
+     * members first so that the workers stay busy. False when the workers are drained and {@link #state} has moved
+     * on (DATA for an ordinary member that follows, END after the last member).
+     */
+    private boolean nextMember() throws IOException {
+        if (current != null) {
+            parallel.recycle(current);
+            current = null;
+        }
+        readAhead();
+        ParallelInflate.Decoded d = parallel.take();
+        if (d == null) {
+            if (sequentialNext != null) {
+                header = sequentialNext; // its header was read and the engine set up by readHeader
+                sequentialNext = null;
+                state = DATA;
+            } else {
+                state = END;
+            }
+            return false;
+        }
+        header = d.header;
+        current = d;
+        currentPos = 0;
+        return true;
+    }
+
+    /** Reads and submits members until the workers hold as many as allowed or no independent member is left. */
+    private void readAhead() {
+        GzipHeader shown = header; // header() reports the member being returned, not those read ahead
+        while (!readAheadDone && parallel.inFlight() < parallel.maxInFlight()) {
+            try {
+                if (!readHeader(false)) {
+                    readAheadDone = true;
+                } else if (indexed == null) {
+                    readAheadDone = true;
+                    sequentialNext = header;
+                } else {
+                    submitBody();
+                }
+            } catch (IOException e) {
+                readAheadDone = true;
+                parallel.fail(e);
+            }
+        }
+        header = shown;
     }
 
     private String headerString(String what) throws IOException {
@@ -490,8 +708,20 @@ public final class GzipInputStream extends InputStream {
         private int bufferSize = DEFAULT_BUFFER_SIZE;
         private boolean ignoreTrailingGarbage;
         private long maxOutputBytes = Long.MAX_VALUE;
+        private int threads = DEFAULT_THREADS;
 
         private Builder() {}
+
+        /**
+         * Threads that decode independent members (1..256; default {@link #DEFAULT_THREADS}); 1 decodes everything
+         * on the caller's thread. Ordinary gzip (one member, or members without a size subfield) is always decoded
+         * on the caller's thread.
+         */
+        public Builder threads(int threads) {
+            Checks.argument(threads >= 1 && threads <= 256, "threads outside 1..256: %s", threads);
+            this.threads = threads;
+            return this;
+        }
 
         /** Input buffer size in bytes (positive; default {@link #DEFAULT_BUFFER_SIZE}). */
         public Builder bufferSize(int bytes) {
@@ -520,7 +750,7 @@ public final class GzipInputStream extends InputStream {
         /** A stream reading {@code in} with these settings. */
         public GzipInputStream build(InputStream in) {
             return new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage, maxOutputBytes,
-                    InflateEngine.create());
+                    InflateEngine.create(), threads);
         }
     }
 }

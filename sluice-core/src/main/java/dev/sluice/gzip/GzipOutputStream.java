@@ -25,6 +25,10 @@ import java.util.zip.Deflater;
  *       {@link #finish()} completes the member without closing.</li>
  *   <li><b>Bad input:</b> null arrays and bad ranges as {@link OutputStream} specifies; writing after finish or
  *       close is an {@link IOException}.</li>
+ *   <li><b>Failures:</b> once a write to the underlying stream has failed, compressed bytes may be lost, so the
+ *       member can no longer be completed correctly: every later {@code write}, {@code flush} and {@code finish}
+ *       throws an {@link IOException} whose cause is the first failure, and {@code close} frees the compressor,
+ *       closes the underlying stream and throws the same, rather than end a corrupt member as if it were whole.</li>
  * </ul>
  */
 public final class GzipOutputStream extends OutputStream {
@@ -40,6 +44,12 @@ public final class GzipOutputStream extends OutputStream {
     /** The default level, 6, gzip's and zlib's default balance of speed and ratio. */
     public static final int DEFAULT_LEVEL = 6;
 
+    /**
+     * The smallest buffer size the builder accepts: 8 bytes. zlib's documentation asks for more than six bytes of
+     * output room on every flushing call, or it repeats the flush marker on each call and a flush never ends.
+     */
+    public static final int MIN_BUFFER_SIZE = 8;
+
     private final OutputStream out;
     private final DeflateEngine engine;
     private final GzipHeader header;
@@ -54,6 +64,8 @@ public final class GzipOutputStream extends OutputStream {
     private boolean headerWritten;
     private boolean finished;
     private boolean closed;
+    /** The first failure of the underlying stream (or the compressor); non-null means no later call may succeed. */
+    private Throwable failure;
 
     /** Compresses at level 6 with the minimal header into {@code out}. */
     public GzipOutputStream(OutputStream out) {
@@ -81,7 +93,11 @@ public final class GzipOutputStream extends OutputStream {
     public void write(int b) throws IOException {
         ensureWritable();
         if (inLen == in.length) {
-            drainInput();
+            try {
+                drainInput();
+            } catch (Throwable t) {
+                throw failed(t);
+            }
         }
         in[inLen++] = (byte) b;
     }
@@ -95,14 +111,18 @@ public final class GzipOutputStream extends OutputStream {
             inLen += len;
             return;
         }
-        drainInput();
-        if (len >= in.length) {
-            // As large as the buffer: copying would gain nothing, compress straight from the caller's array.
-            deflate(b, off, len);
-        } else {
-            System.arraycopy(b, off, in, 0, len);
-            inLen = len;
+        try {
+            drainInput();
+            if (len >= in.length) {
+                // As large as the buffer: copying would gain nothing, compress straight from the caller's array.
+                deflate(b, off, len);
+                return;
+            }
+        } catch (Throwable t) {
+            throw failed(t);
         }
+        System.arraycopy(b, off, in, 0, len);
+        inLen = len;
     }
 
     /**
@@ -111,36 +131,40 @@ public final class GzipOutputStream extends OutputStream {
      */
     @Override
     public void flush() throws IOException {
-        if (closed) {
-            throw Checks.streamClosed();
+        ensureUsable();
+        try {
+            if (syncFlush && !finished) {
+                drainInput();
+                writeHeaderOnce();
+                int n;
+                do {
+                    n = engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH);
+                    out.write(buf, 0, n);
+                } while (n == buf.length); // a full buffer may mean more flushed output is waiting
+            }
+            out.flush();
+        } catch (Throwable t) {
+            throw failed(t);
         }
-        if (syncFlush && !finished) {
-            drainInput();
-            writeHeaderOnce();
-            int n;
-            do {
-                n = engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH);
-                out.write(buf, 0, n);
-            } while (n == buf.length); // a full buffer may mean more flushed output is waiting
-        }
-        out.flush();
     }
 
     /** Completes the member (final block and trailer) without closing the underlying stream. Idempotent. */
     public void finish() throws IOException {
-        if (closed) {
-            throw Checks.streamClosed();
-        }
+        ensureUsable();
         if (finished) {
             return;
         }
-        drainInput();
-        writeHeaderOnce();
-        engine.finish();
-        while (!engine.finished()) {
-            out.write(buf, 0, engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
+        try {
+            drainInput();
+            writeHeaderOnce();
+            engine.finish();
+            while (!engine.finished()) {
+                out.write(buf, 0, engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
+            }
+            GzipFormat.writeTrailer(out, crc.getValue(), size);
+        } catch (Throwable t) {
+            throw failed(t);
         }
-        GzipFormat.writeTrailer(out, crc.getValue(), size);
         finished = true;
     }
 
@@ -185,10 +209,30 @@ public final class GzipOutputStream extends OutputStream {
         }
     }
 
-    private void ensureWritable() throws IOException {
+    /**
+     * Records {@code t} as this stream's failure (the first one wins) and returns it as an IOException to throw:
+     * the stream is unusable from here on, because the compressor may have consumed input whose output is lost.
+     */
+    private IOException failed(Throwable t) throws IOException {
+        if (failure == null) {
+            failure = t;
+        }
+        rethrow(t);
+        throw new AssertionError(t); // rethrow always throws
+    }
+
+    /** Throws if the stream is closed or an earlier call failed. */
+    private void ensureUsable() throws IOException {
         if (closed) {
             throw Checks.streamClosed();
         }
+        if (failure != null) {
+            throw new IOException("gzip stream failed earlier; the member cannot be completed: " + failure, failure);
+        }
+    }
+
+    private void ensureWritable() throws IOException {
+        ensureUsable();
         if (finished) {
             throw new IOException("write beyond end of stream: the gzip member was finished");
         }
@@ -250,9 +294,14 @@ public final class GzipOutputStream extends OutputStream {
             return this;
         }
 
-        /** Input and output buffer size in bytes (positive); default {@link #DEFAULT_BUFFER_SIZE}. */
+        /**
+         * Input and output buffer size in bytes, at least {@link #MIN_BUFFER_SIZE}; default
+         * {@link #DEFAULT_BUFFER_SIZE}.
+         *
+         * @throws IllegalArgumentException if {@code bytes} is less than {@link #MIN_BUFFER_SIZE}
+         */
         public Builder bufferSize(int bytes) {
-            this.bufferSize = Checks.positive(bytes, "bufferSize");
+            this.bufferSize = Checks.atLeast(bytes, MIN_BUFFER_SIZE, "bufferSize");
             return this;
         }
 

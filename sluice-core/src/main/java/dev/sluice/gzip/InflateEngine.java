@@ -36,6 +36,7 @@ interface InflateEngine {
 
     /** The engine every stream uses unless told otherwise. */
     static InflateEngine create() {
-        return new JdkInflateEngine();
+        InflateEngine e = GzipEngines.inflater();
+        return e != null ? e : new JdkInflateEngine();
     }
 }

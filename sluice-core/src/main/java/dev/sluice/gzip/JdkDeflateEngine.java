@@ -4,11 +4,20 @@ import java.util.zip.Deflater;
 
 /** {@link DeflateEngine} on the JDK's bundled zlib through {@link Deflater} in raw ({@code nowrap}) mode. */
 final class JdkDeflateEngine implements DeflateEngine {
+    private static final byte[] EMPTY = new byte[0];
+
     private final Deflater deflater;
 
     JdkDeflateEngine(int level, int strategy) {
         deflater = new Deflater(level, true);
-        deflater.setStrategy(strategy);
+        if (strategy != Deflater.DEFAULT_STRATEGY) {
+            deflater.setStrategy(strategy);
+            // Deflater applies a new strategy lazily: its next deflate call only runs zlib's deflateParams and
+            // compresses nothing, whatever input it was given. A caller that takes "no output and room to spare"
+            // to mean "flush complete" (as SYNC_FLUSH loops do) would then drop that call's input. Apply the
+            // strategy now, on an empty stream, where deflateParams has nothing to compress; reset() keeps it.
+            deflater.deflate(EMPTY, 0, 0, Deflater.NO_FLUSH);
+        }
     }
 
     @Override

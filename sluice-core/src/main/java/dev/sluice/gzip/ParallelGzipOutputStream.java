@@ -12,18 +12,15 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
- * Writes one standard gzip member (RFC 1952), readable by gzip, zlib and the JDK, compressing blocks of the input on
- * several threads as pigz does.
+ * Writes gzip (RFC 1952), readable by gzip, zlib and the JDK, compressing blocks of the input on several threads as
+ * pigz does. {@link Builder#format} chooses the layout: one member (the default), independent members that a reader
+ * can decode in parallel and split, or BGZF; {@link Format} says what each costs.
  *
  * <p><b>How:</b> the input is cut into blocks of {@link #DEFAULT_BLOCK_SIZE} bytes. Each block is compressed as raw
  * deflate by a worker, primed with the previous 32 KiB of input as its dictionary (so matches reach back across
@@ -61,13 +58,52 @@ public final class ParallelGzipOutputStream extends OutputStream {
      */
     public static final int DEFAULT_BLOCK_SIZE = Defaults.intProperty("sluice.gzip.blockSize", 1024 * 1024);
 
+    /**
+     * The layouts this stream can write. What each costs in size, measured on /work/data/jdk-src.tar (JDK 25's
+     * lib/src.zip as a 224,911,360-byte tar; JDK 25's zlib, 2 threads, default block size; docs/benchmarks/gzip.md):
+     * <table>
+     *   <caption>Output bytes by level and layout</caption>
+     *   <tr><th>level</th><th>SINGLE_MEMBER</th><th>INDEPENDENT_MEMBERS</th><th>BGZF</th></tr>
+     *   <tr><td>1</td><td>46,405,864</td><td>46,573,265 (+0.36%)</td><td>48,802,740 (+5.2%)</td></tr>
+     *   <tr><td>6</td><td>35,766,418</td><td>35,986,999 (+0.62%)</td><td>39,392,786 (+10.1%)</td></tr>
+     *   <tr><td>9</td><td>35,202,303</td><td>35,428,415 (+0.64%)</td><td>38,901,171 (+10.5%)</td></tr>
+     * </table>
+     */
+    public enum Format {
+        /**
+         * One member, blocks joined by sync flushes and primed with the previous 32 KiB (what gzip and pigz write):
+         * the smallest output, and the most compatible, but a reader decodes it on one thread from the start.
+         */
+        SINGLE_MEMBER,
+        /**
+         * Each block (the builder's block size, 1 MiB by default) its own gzip member with no dictionary, whose header
+         * carries Sluice's {@code SL} FEXTRA subfield: the member's total length and uncompressed size, both as u64
+         * little-endian. Every gzip reader reads it as concatenated members; {@link GzipInputStream} decodes it on
+         * several threads, and {@link GzipMembers} walks it without decoding (splitting, seeking). The first member
+         * carries the builder's header (its name, time and extra subfields beside {@code SL}); the others have
+         * MTIME 0, OS 255 and no name. Costs the lost matches across block edges plus 36 header bytes per member.
+         */
+        INDEPENDENT_MEMBERS,
+        /**
+         * htslib's BGZF, as {@code bgzip} writes it: members of at most 65,280 input bytes, each header carrying the
+         * {@code BC} subfield (total member size - 1), and the 28-byte empty member that marks the end of file. The
+         * builder's block size and header are ignored (BGZF fixes both: MTIME 0, XFL 0, OS 255, no name). Small
+         * blocks cost the most ratio of the three layouts.
+         */
+        BGZF
+    }
+
+    /** Input bytes per BGZF member, htslib's BGZF_BLOCK_SIZE: stored in the worst case it still fits in 64 KiB. */
+    static final int BGZF_BLOCK_SIZE = 0xff00;
+
+    /** The header of every independent member but the first. */
+    private static final GzipHeader LATER_MEMBERS = GzipHeader.builder().os(GzipHeader.OS_UNKNOWN).build();
+
     /** The smallest piece {@link #submitLast()} cuts the last block into. */
     private static final int MIN_PIECE = 64 * 1024;
 
     /** Deflate's window: the most history a block can use as its dictionary. */
     static final int DICTIONARY_SIZE = 32 * 1024;
-
-    private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
     private final OutputStream out;
     private final GzipHeader header;
@@ -77,12 +113,16 @@ public final class ParallelGzipOutputStream extends OutputStream {
     private final int threads;
     private final int strategy;
     private final boolean independent;
+    private final Format format;
+    /** FEXTRA payload of the builder's header (empty if none): the first independent member keeps it beside SL. */
+    private final byte[] userExtra;
+    /** Whether a block has been submitted: the first member carries the user's header. */
+    private boolean submittedAny;
     private final ThreadPoolExecutor pool;
     /** Makes compressors; null: the JDK's, at our level and strategy. Tests inject failing ones. */
     private final IntFunction<DeflateEngine> engineFactory;
-    /** Idle compressors; guarded by itself. At most one per worker thread is ever created. */
-    private final ArrayDeque<DeflateEngine> engines = new ArrayDeque<>();
-    private boolean enginesEnded; // guarded by engines
+    /** Idle compressors. At most one per worker thread is ever created. */
+    private final Workers.Idle<DeflateEngine> engines = new Workers.Idle<>();
 
     /** Blocks submitted and not yet written, oldest first. */
     private final ArrayDeque<Future<Compressed>> inFlight = new ArrayDeque<>();
@@ -115,16 +155,18 @@ public final class ParallelGzipOutputStream extends OutputStream {
         this.out = out;
         this.header = b.header;
         this.level = b.level;
-        this.blockSize = b.blockSize;
+        this.format = b.format;
+        this.blockSize = b.format == Format.BGZF ? BGZF_BLOCK_SIZE : b.blockSize;
+        this.userExtra = b.header.extra().orElse(new byte[0]);
+        Checks.argument(userExtra.length + 20 <= 0xffff || format != Format.INDEPENDENT_MEMBERS,
+                "header's extra field too long to add the 20-byte SL subfield: %s", userExtra.length);
         this.maxInFlight = 2 * b.threads;
         this.threads = b.threads;
         this.independent = b.independent;
         this.strategy = b.strategy;
         this.engineFactory = engineFactory;
-        this.pool = new ThreadPoolExecutor(b.threads, b.threads, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                new Workers());
-        pool.allowCoreThreadTimeOut(true);
-        this.block = new byte[DICTIONARY_SIZE + blockSize];
+        this.pool = Workers.pool("sluice-gzip", b.threads);
+        this.block = new byte[DICTIONARY_SIZE + this.blockSize];
     }
 
     /** A builder for a stream with a non-default level, strategy, header, thread count or block size. */
@@ -218,7 +260,11 @@ public final class ParallelGzipOutputStream extends OutputStream {
         submitLast();
         writeCompleted(0);
         try {
-            GzipFormat.writeTrailer(out, crc, size);
+            if (format == Format.SINGLE_MEMBER) {
+                GzipFormat.writeTrailer(out, crc, size);
+            } else if (format == Format.BGZF) {
+                out.write(GzipMembers.BGZF_EOF);
+            }
         } catch (IOException e) {
             throw fail(e);
         }
@@ -247,12 +293,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
         inFlight.clear();
         pool.shutdown();
-        synchronized (engines) {
-            enginesEnded = true;
-            for (DeflateEngine e : engines) {
-                e.end();
-            }
-            engines.clear();
+        for (DeflateEngine e : engines.close()) {
+            e.end();
         }
         try {
             out.close();
@@ -299,8 +341,13 @@ public final class ParallelGzipOutputStream extends OutputStream {
         byte[] input = block;
         block = null;
         int pieces = Math.max(1, Math.min(4 * threads, blockLen / MIN_PIECE));
-        if (independent || threads == 1) {
+        if (independent || threads == 1 || members()) {
             pieces = 1; // independent blocks promise block-sized pieces; one thread gains nothing
+        }
+        if (members() && blockLen == 0 && (submittedAny || format == Format.BGZF)) {
+            // Nothing left: an empty member adds nothing but where the input is empty (gzip has at least one
+            // member; bgzip writes only the end-of-file block).
+            return;
         }
         int from = 0;
         for (int i = 1; i <= pieces; i++) {
@@ -309,13 +356,19 @@ public final class ParallelGzipOutputStream extends OutputStream {
             int dict = independent ? 0 : Math.min(DICTIONARY_SIZE, dictLen + from);
             int len = to - from;
             boolean last = i == pieces;
-            inFlight.add(pool.submit(new Task(input, off, dict, len, last, false)));
+            inFlight.add(pool.submit(new Task(input, off, dict, len, last, false, !submittedAny)));
+            submittedAny = true;
             from = to;
         }
     }
 
+    /** True if each block is its own member (with its own header and trailer). */
+    private boolean members() {
+        return format != Format.SINGLE_MEMBER;
+    }
+
     private void writeHeader() throws IOException {
-        if (!headerWritten) {
+        if (!headerWritten && !members()) {
             try {
                 out.write(header.encode(GzipFormat.xfl(level)));
             } catch (IOException e) {
@@ -331,12 +384,13 @@ public final class ParallelGzipOutputStream extends OutputStream {
         writeCompleted(maxInFlight - 1);
         byte[] input = block;
         int len = blockLen;
-        int dict = independent ? 0 : dictLen;
-        inFlight.add(pool.submit(new Task(input, DICTIONARY_SIZE, dict, len, false, true)));
+        int dict = independent || members() ? 0 : dictLen;
+        inFlight.add(pool.submit(new Task(input, DICTIONARY_SIZE, dict, len, false, true, !submittedAny)));
+        submittedAny = true;
         byte[] next = freeBlocks.isEmpty() ? new byte[DICTIONARY_SIZE + blockSize] : freeBlocks.poll();
         // The next dictionary is the last 32 KiB of (this block's dictionary + this block): data and dictionary are
-        // contiguous in the array, so one copy moves it.
-        int keep = Math.min(DICTIONARY_SIZE, dict + len);
+        // contiguous in the array, so one copy moves it. Members use none.
+        int keep = members() ? 0 : Math.min(DICTIONARY_SIZE, dict + len);
         System.arraycopy(input, DICTIONARY_SIZE + len - keep, next, DICTIONARY_SIZE - keep, keep);
         block = next;
         dictLen = keep;
@@ -387,18 +441,23 @@ public final class ParallelGzipOutputStream extends OutputStream {
         private final int len;
         private final boolean last;
         private final boolean recycle;
+        private final boolean first;
 
-        Task(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle) {
+        Task(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle, boolean first) {
             this.input = input;
             this.off = off;
             this.dictLen = dictLen;
             this.len = len;
             this.last = last;
             this.recycle = recycle;
+            this.first = first;
         }
 
         @Override
         public Compressed call() {
+            if (members()) {
+                return compressMember(input, off, len, recycle, first);
+            }
             return compress(input, off, dictLen, len, last, recycle);
         }
     }
@@ -430,13 +489,21 @@ public final class ParallelGzipOutputStream extends OutputStream {
                     n += engine.deflate(o, n, o.length - n, DeflateEngine.NO_FLUSH);
                 }
             } else {
-                while (true) {
+                for (int idle = 0; ; ) {
                     if (n == o.length) {
                         o = Arrays.copyOf(o, o.length * 2);
                     }
-                    n += engine.deflate(o, n, o.length - n, DeflateEngine.SYNC_FLUSH);
-                    if (n < o.length) {
-                        break; // zlib had room to spare: the flush is complete
+                    int k = engine.deflate(o, n, o.length - n, DeflateEngine.SYNC_FLUSH);
+                    n += k;
+                    if (n < o.length && engine.needsInput()) {
+                        break; // all input taken and room to spare: the flush is complete
+                    }
+                    // Room to spare with input left would be an engine that made no progress: never loop on it
+                    // forever, and never drop the input (which is what ending here on "room to spare" alone did).
+                    idle = k == 0 ? idle + 1 : 0;
+                    if (idle > 2) {
+                        throw new IllegalStateException("deflate engine made no progress with "
+                                + "input left (block of " + len + " bytes)");
                     }
                 }
             }
@@ -448,39 +515,74 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
     }
 
-    private DeflateEngine borrowEngine() {
-        synchronized (engines) {
-            DeflateEngine e = engines.poll();
-            if (e != null) {
-                return e;
+    /**
+     * Runs on a worker: input[off, off + len) to one complete gzip member (header with SL or BC, deflate with no
+     * dictionary, trailer), compressed one-shot.
+     */
+    private Compressed compressMember(byte[] input, int off, int len, boolean recycle, boolean first) {
+        int headerLen = memberHeader(first, 0, 0).length; // the sizes do not change the header's length
+        DeflateEngine engine = borrowEngine();
+        try {
+            engine.reset();
+            engine.setInput(input, off, len);
+            engine.finish();
+            int need = headerLen + len + (len >>> 3) + 64 + 8;
+            byte[] o = freeOutputs.poll();
+            if (o == null || o.length < need) {
+                o = new byte[need];
             }
-            return engineFactory != null ? engineFactory.apply(0) : DeflateEngine.create(level, strategy);
+            int n = headerLen;
+            while (!engine.finished()) {
+                if (n == o.length) {
+                    o = Arrays.copyOf(o, o.length * 2);
+                }
+                n += engine.deflate(o, n, o.length - n, DeflateEngine.NO_FLUSH);
+            }
+            if (o.length < n + 8) {
+                o = Arrays.copyOf(o, n + 8);
+            }
+            long total = n + 8L;
+            if (format == Format.BGZF && total > GzipMembers.BGZF_MAX_MEMBER) {
+                // zlib's worst case for 65,280 bytes is far below 64 KiB; a backend that breaks this is a bug.
+                throw new IllegalStateException("BGZF member of " + total + " bytes exceeds 65536");
+            }
+            System.arraycopy(memberHeader(first, total, len), 0, o, 0, headerLen);
+            CRC32 c = new CRC32();
+            c.update(input, off, len);
+            GzipMembers.putLe(o, n, c.getValue(), 4);
+            GzipMembers.putLe(o, n + 4, len, 4);
+            return new Compressed(recycle ? input : null, len, c.getValue(), o, n + 8);
+        } finally {
+            returnEngine(engine);
         }
+    }
+
+    /** The header of a member of {@code total} bytes holding {@code size} input bytes. */
+    private byte[] memberHeader(boolean first, long total, long size) {
+        if (format == Format.BGZF) {
+            byte[] h = Arrays.copyOf(GzipMembers.BGZF_EOF, 18);
+            GzipMembers.putLe(h, 16, total - 1, 2);
+            return h;
+        }
+        byte[] extra = Arrays.copyOf(first ? userExtra : new byte[0], (first ? userExtra.length : 0) + 20);
+        GzipMembers.putSl(extra, extra.length - 20, total, size);
+        return (first ? header : LATER_MEMBERS).withExtra(extra).encode(GzipFormat.xfl(level));
+    }
+
+    private DeflateEngine borrowEngine() {
+        DeflateEngine e = engines.poll();
+        if (e != null) {
+            return e;
+        }
+        if (engineFactory != null) {
+            return engineFactory.apply(0);
+        }
+        return members() ? DeflateEngine.createForMembers(level, strategy) : DeflateEngine.create(level, strategy);
     }
 
     private void returnEngine(DeflateEngine e) {
-        synchronized (engines) {
-            if (enginesEnded) {
-                e.end(); // the stream closed while this block ran: nobody else will free it
-            } else {
-                engines.add(e);
-            }
-        }
-    }
-
-    /**
-     * Names the workers and makes them daemons. A class rather than lambdas here and in {@link Task}: the first
-     * lambda of a run costs the JVM milliseconds to link, which a short {@code sluice gzip} notices.
-     */
-    private static final class Workers implements ThreadFactory {
-        private final int pool = POOL_NUMBER.incrementAndGet();
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "sluice-gzip-" + pool + "-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
+        if (!engines.offer(e)) {
+            e.end(); // the stream closed while this block ran: nobody else will free it
         }
     }
 
@@ -512,8 +614,15 @@ public final class ParallelGzipOutputStream extends OutputStream {
         private int threads = Runtime.getRuntime().availableProcessors();
         private int blockSize = DEFAULT_BLOCK_SIZE;
         private boolean independent;
+        private Format format = Format.SINGLE_MEMBER;
 
         private Builder() {}
+
+        /** The layout of the output; default {@link Format#SINGLE_MEMBER}. */
+        public Builder format(Format format) {
+            this.format = Checks.notNull(format, "format");
+            return this;
+        }
 
         /** Compression level 0 (stored) .. 9 (best); default 6. */
         public Builder level(int level) {
@@ -548,7 +657,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
 
         /**
-         * If true, blocks get no dictionary (pigz's {@code --independent}): each block boundary is a point where
+         * For {@link Format#SINGLE_MEMBER}: if true, blocks get no dictionary (pigz's {@code --independent}), still
+         * within one member (the member formats never use one): each block boundary is a point where
          * decoding can restart with an empty history, useful for recovering damaged files, at some cost in size
          * (measure it on your data). Default false.
          */

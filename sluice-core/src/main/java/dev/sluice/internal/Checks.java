@@ -49,6 +49,14 @@ public final class Checks {
         return value;
     }
 
+    /** Returns {@code value} if it is at least {@code min}, else throws {@link IllegalArgumentException} naming it. */
+    public static int atLeast(int value, int min, String name) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " < " + min + ": " + value);
+        }
+        return value;
+    }
+
     /** Returns {@code value} if it is zero or more, else throws {@link IllegalArgumentException} naming it. */
     public static long nonNegative(long value, String name) {
         if (value < 0) {

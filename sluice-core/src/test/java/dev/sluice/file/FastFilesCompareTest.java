@@ -265,4 +265,33 @@ class FastFilesCompareTest {
         want.update(data);
         assertEquals(want.getValue(), FastFiles.checksum(version, new CRC32()));
     }
+
+    /**
+     * Regression: a procfs file reports size 0, so its copy compared with it gave mismatch 0 and contentEquals false,
+     * where Files.mismatch reads and gives -1. Both orders, a longer and a shorter copy, and an empty regular file.
+     */
+    @Test
+    void aProcfsFileWithSizeZeroIsComparedWhole() throws IOException {
+        Path version = Path.of("/proc/version");
+        assumeTrue(Files.isReadable(version), "Linux procfs");
+        byte[] data = Files.readAllBytes(version);
+        assertTrue(data.length > 1);
+        Path copy = Files.write(dir.resolve("version"), data);
+        Path longer = Files.write(dir.resolve("longer"), Arrays.copyOf(data, data.length + 1));
+        Path shorter = Files.write(dir.resolve("shorter"), Arrays.copyOf(data, data.length - 1));
+        byte[] changed = data.clone();
+        changed[data.length / 2] ^= 1;
+        Path differs = Files.write(dir.resolve("differs"), changed);
+        Path empty = Files.write(dir.resolve("empty"), new byte[0]);
+        for (Path other : List.of(copy, longer, shorter, differs, empty)) {
+            String what = other.getFileName().toString();
+            assertEquals(Files.mismatch(copy, other), FastFiles.mismatch(version, other), what);
+            assertEquals(Files.mismatch(other, copy), FastFiles.mismatch(other, version), what);
+            assertEquals(Files.mismatch(copy, other) < 0, FastFiles.contentEquals(version, other), what);
+            assertEquals(Files.mismatch(copy, other) < 0, FastFiles.contentEquals(other, version), what);
+        }
+        assertEquals(-1, FastFiles.mismatch(version, copy));
+        assertEquals(-1, FastFiles.mismatch(empty, Files.write(dir.resolve("empty2"), new byte[0])));
+    }
 }
+

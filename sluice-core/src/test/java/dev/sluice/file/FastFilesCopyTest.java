@@ -92,6 +92,33 @@ class FastFilesCopyTest {
         assertEquals(PosixFilePermissions.fromString("rwxr-x---"), Files.getPosixFilePermissions(dst));
     }
 
+    /**
+     * Regression: for a user who is not root, a read-only source failed with AccessDeniedException on the temporary
+     * file, which was created with the source's permissions and then opened again to write. Root ignores
+     * permissions, so this fails before the fix only when the suite runs as another user (CI does both).
+     */
+    @Test
+    void aReadOnlySourceIsCopiedWithItsPermissions() throws IOException {
+        for (String perms : List.of("r--r--r--", "r--------", "r-xr-xr-x")) {
+            byte[] data = random(70_000, perms.hashCode());
+            Path src = fileOf("src-" + perms, data);
+            Files.setPosixFilePermissions(src, PosixFilePermissions.fromString(perms));
+            Path dst = dir.resolve("dst-" + perms);
+            FastFiles.copy(src, dst);
+            assertArrayEquals(data, Files.readAllBytes(dst), perms);
+            Path jdk = dir.resolve("jdk-" + perms);
+            Files.copy(src, jdk);
+            assertEquals(Files.getPosixFilePermissions(jdk), Files.getPosixFilePermissions(dst), perms);
+            try (InputStream in = new ByteArrayInputStream(data)) {
+                Path viaStream = dir.resolve("stream-" + perms);
+                FastFiles.copy(in, viaStream);
+                assertArrayEquals(data, Files.readAllBytes(viaStream), perms);
+            }
+        }
+        List<String> names = namesIn(dir);
+        assertTrue(names.stream().noneMatch(n -> n.endsWith(".sluice-tmp")), names.toString());
+    }
+
     @Test
     void anExistingTargetIsKeptWithoutReplaceExistingAndReplacedWithIt() throws IOException {
         Path src = fileOf("src", random(70_000, 2));

@@ -188,24 +188,37 @@ class ParallelGzipOutputStreamTest {
         assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))));
     }
 
-    /** Counts engines made and ended, and can make one block fail or stall. */
+    /** Counts engines made and ended, and can make one block fail or stall (also used by ParallelGzipStressTest). */
     static final class Engines implements IntFunction<DeflateEngine> {
         final AtomicInteger made = new AtomicInteger();
         final AtomicInteger ended = new AtomicInteger();
         final AtomicInteger calls = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger();
+        final int level;
+        final int strategy;
         volatile int failAtCall = -1;
         volatile CountDownLatch gate;
+
+        Engines() {
+            this(6, 0);
+        }
+
+        Engines(int level, int strategy) {
+            this.level = level;
+            this.strategy = strategy;
+        }
 
         @Override
         public DeflateEngine apply(int unused) {
             made.incrementAndGet();
-            DeflateEngine real = DeflateEngine.create(6, 0);
+            DeflateEngine real = DeflateEngine.create(level, strategy);
             return new DeflateEngine() {
                 boolean done;
 
                 @Override
                 public void setInput(byte[] b, int off, int len) {
                     if (calls.incrementAndGet() == failAtCall) {
+                        failed.incrementAndGet();
                         throw new IllegalStateException("injected engine failure");
                     }
                     CountDownLatch g = gate;
@@ -417,5 +430,29 @@ class ParallelGzipOutputStreamTest {
             Thread.sleep(50);
         }
         throw new AssertionError("worker threads still alive: " + alive);
+    }
+
+    /**
+     * Regression: with strategy FILTERED or HUFFMAN_ONLY the first block each compressor got was lost (the
+     * Deflater's first call only applied the strategy), so the file failed to decode while writing reported nothing.
+     */
+    @Test
+    void everyStrategyRoundTripsWithOneAndTwoThreads() throws IOException {
+        byte[] data = "the quick brown fox ".repeat(1000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int strategy : new int[] {java.util.zip.Deflater.DEFAULT_STRATEGY, java.util.zip.Deflater.FILTERED,
+                java.util.zip.Deflater.HUFFMAN_ONLY}) {
+            for (int threads = 1; threads <= 2; threads++) {
+                ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(threads)
+                        .blockSize(BLOCK).strategy(strategy).build(sink)) {
+                    out.write(data);
+                }
+                String ctx = "strategy " + strategy + ", threads " + threads;
+                assertArrayEquals(data,
+                        TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(sink.toByteArray()))), ctx);
+                assertArrayEquals(data,
+                        TestData.readAll(new GzipInputStream(new ByteArrayInputStream(sink.toByteArray()))), ctx);
+            }
+        }
     }
 }

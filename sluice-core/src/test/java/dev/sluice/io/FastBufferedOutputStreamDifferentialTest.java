@@ -33,7 +33,11 @@ class FastBufferedOutputStreamDifferentialTest {
     }
 
     private static void runSequence(long seed) throws IOException {
-        Random r = new Random(seed);
+        runSequence(new Random(seed));
+    }
+
+    /** One operation sequence, every choice drawn from {@code r}; also the body of FastBufferedOutputStreamFuzzTest. */
+    static void runSequence(Random r) throws IOException {
         int bufferSize = FastBufferedInputStreamDifferentialTest.BUFFER_SIZES[
                 r.nextInt(FastBufferedInputStreamDifferentialTest.BUFFER_SIZES.length)];
         HostileOutputStream fastSink = new HostileOutputStream();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the gzip interop fixtures in this directory with real tools, and MANIFEST: for each .gz file the SHA-256 and
 # size of what `gzip -dc` prints, and gzip's exit code (0 ok, 2 warning such as trailing garbage).
-# Needs gzip, pigz, igzip (isal), libdeflate-gzip (libdeflate-tools) and python3. Rerun: bash make-fixtures.sh
+# Needs gzip, pigz, igzip (isal), libdeflate-gzip (libdeflate-tools), bgzip (tabix) and python3. Rerun: bash make-fixtures.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 rm -f -- *.gz MANIFEST text.txt random.bin empty.bin
@@ -32,6 +32,11 @@ igzip -1 -c text.txt > igzip-1.gz
 igzip -3 -c random.bin > igzip-3.gz
 libdeflate-gzip -6 -c text.txt > libdeflate-6.gz
 libdeflate-gzip -12 -c random.bin > libdeflate-12.gz
+# BGZF from htslib's bgzip (Debian: tabix): one block each, then three blocks with its EOF block, then BGZF followed
+# by a plain member (a reader must hand over from indexed to ordinary members).
+bgzip -c text.txt > bgzip-text.gz
+cat text.txt random.bin text.txt > bgzip.in && bgzip -c bgzip.in > bgzip-three-blocks.gz && rm bgzip.in
+cat bgzip-text.gz gzip-6.gz > bgzip-then-plain.gz
 cat gzip-1.gz pigz-blocks.gz > two-members.gz
 cat gzip-6.gz empty-member.gz igzip-1.gz > three-members-one-empty.gz
 { cat gzip-6.gz; head -c 1000 /dev/zero; } > trailing-zeros.gz

@@ -31,15 +31,15 @@ final class Measure {
         return Math.max(1, (long) Math.ceil(s.repNanos() / Math.max(1.0, nanosPerOp)));
     }
 
-    /** Times one repetition of {@code ops} operations; returns nanoseconds per operation. */
-    static double rep(Workload w, long ops) throws IOException {
+    /** Times one repetition of {@code ops} operations; returns its elapsed nanoseconds. */
+    static long rep(Workload w, long ops) throws IOException {
         long result = 0;
         long t0 = System.nanoTime();
         for (long i = 0; i < ops; i++) {
             result += w.run();
         }
-        double nanos = (double) (System.nanoTime() - t0) / ops;
+        long nanos = System.nanoTime() - t0;
         sink += result;
-        return nanos;
+        return Math.max(1, nanos);
     }
 }

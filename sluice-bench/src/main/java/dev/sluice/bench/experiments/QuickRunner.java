@@ -17,8 +17,14 @@ import java.util.Map;
  *
  * <pre>
  * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
- *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh]
+ *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh] [--fork N]
+ *      [--reads page-cached|cold]
  * </pre>
+ *
+ * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
+ * {@code --fork 0, 1, …}, and pools their samples. Each sample is one timed repetition
+ * {@code {fork, round, order, nanos, bytes, ops}}: in round {@code r} the variants of a comparison run once each,
+ * starting at variant {@code r mod n} (the order rotates, so no variant always runs first or after the same one).
  *
  * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
  * {@code STEP E1 3 16 <variant> @ <param>}, {@code END E1}. Every other line is a message for the user.
@@ -28,7 +34,7 @@ public final class QuickRunner {
     private QuickRunner() {}
 
     /** The raw format's name and version; the CLI checks it before reading. */
-    public static final String FORMAT = "sluice-raw-results/1";
+    public static final String FORMAT = "sluice-raw-results/2";
 
     public static void main(String[] args) {
         try {
@@ -46,6 +52,12 @@ public final class QuickRunner {
         Scale scale = Scale.of(opt.getOrDefault("--scale", "quick"));
         Path userData = opt.containsKey("--user-data") ? Path.of(opt.get("--user-data")) : null;
         String harness = opt.getOrDefault("--harness", "quick");
+        int fork = Integer.parseInt(opt.getOrDefault("--fork", "0"));
+        String reads = opt.getOrDefault("--reads", "page-cached");
+        if (!reads.equals("page-cached") && !reads.equals("cold")) {
+            throw new IllegalArgumentException("unknown reads: " + reads + " (page-cached or cold)");
+        }
+        boolean cold = reads.equals("cold");
         if (!harness.equals("quick") && !harness.equals("jmh")) {
             throw new IllegalArgumentException("unknown harness: " + harness + " (quick or jmh)");
         }
@@ -69,7 +81,13 @@ public final class QuickRunner {
                     for (Case c : group) {
                         Map<String, Object> row = row(c);
                         try {
-                            row.put("nanosPerOp", JmhHarness.nanosPerOp(e, c, corpus));
+                            double[] nanos = JmhHarness.nanosPerOp(e, c, corpus);
+                            List<Map<String, Object>> samples = new ArrayList<>();
+                            for (int i = 0; i < nanos.length; i++) {
+                                // JMH's iteration scores are per operation: one sample per iteration, one op each.
+                                samples.add(sample(fork, i, 0, Math.round(nanos[i]), c.bytes(), 1));
+                            }
+                            row.put("samples", samples);
                         } catch (IOException | RuntimeException ex) {
                             row.put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
                         }
@@ -77,7 +95,7 @@ public final class QuickRunner {
                         step(events, e, ++done, cases.size(), c);
                     }
                 } else {
-                    measureGroup(group, scale, rowOf, events, e, done, cases.size());
+                    measureGroup(group, scale, fork, cold ? dataDir : null, rowOf, events, e, done, cases.size());
                     done += group.size();
                     step(events, e, done, cases.size(), group.get(group.size() - 1));
                 }
@@ -100,10 +118,14 @@ public final class QuickRunner {
         root.put("scale", scale.name());
         root.put("harness", harness.equals("jmh") ? "JMH " + JmhHarness.version() : "quick in-process estimate");
         root.put("reps", harness.equals("jmh") ? JmhHarness.MEASUREMENT_ITERATIONS : scale.reps());
-        root.put("jvm", System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
-                + System.getProperty("java.runtime.version"));
+        root.put("fork", fork);
+        root.put("reads", reads);
+        root.put("jvm", jvmDescription());
         root.put("dataDir", dataDir.toAbsolutePath().toString());
         List<String> sources = new ArrayList<>(corpus.sources());
+        if (cold) {
+            sources.add(Cold.HOW);
+        }
         if (JmhHarness.lockIgnored) {
             sources.add("note: another JMH run held this machine's JMH lock for over 2 minutes; measured beside it");
         }
@@ -115,6 +137,18 @@ public final class QuickRunner {
             Files.createDirectories(parent);
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), root);
+    }
+
+    /** The measuring JVM as the report's header shows it: version, flags, garbage collectors, maximum heap. */
+    static String jvmDescription() {
+        List<String> gcs = new ArrayList<>();
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            gcs.add(gc.getName());
+        }
+        List<String> flags = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+        return System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + "; flags: " + (flags.isEmpty() ? "none" : String.join(" ", flags))
+                + "; GC: " + String.join(", ", gcs) + "; max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB";
     }
 
     private static Map<String, Object> row(Case c) {
@@ -132,39 +166,62 @@ public final class QuickRunner {
     }
 
     /**
-     * The quick harness over one comparison: warms up and calibrates each variant, then takes the repetitions
-     * round-robin (variant A rep 1, B rep 1, …, A rep 2, …), so a burst of load from elsewhere on the machine spreads
-     * over all variants instead of skewing one. A variant that throws is recorded with its error and left out.
+     * The quick harness over one comparison: warms up and calibrates each variant, then takes paired rounds: in
+     * round {@code r} every variant runs one repetition, starting at variant {@code r mod n} and going round, so a
+     * burst of load from elsewhere on the machine hits a whole round (whose ratios the report takes) rather than one
+     * variant, and no variant always runs first. A variant that throws is recorded with its error and left out.
      */
-    private static void measureGroup(List<Case> group, Scale scale, Map<Case, Map<String, Object>> rowOf,
-                                     PrintStream events, Experiment e, int doneBefore, int total) {
+    private static void measureGroup(List<Case> group, Scale scale, int fork, Path coldDir,
+                                     Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
+                                     int doneBefore, int total) {
         Map<Case, Long> ops = new LinkedHashMap<>();
-        Map<Case, double[]> samples = new LinkedHashMap<>();
+        Map<Case, List<Map<String, Object>>> samples = new LinkedHashMap<>();
         for (Case c : group) {
             rowOf.put(c, row(c));
             try {
                 ops.put(c, Measure.calibrate(c.workload(), scale));
-                samples.put(c, new double[scale.reps()]);
+                samples.put(c, new ArrayList<>());
             } catch (IOException | RuntimeException ex) {
                 rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
             }
             step(events, e, doneBefore, total, c);   // message only: the count moves when the group is done
         }
+        int n = group.size();
         for (int r = 0; r < scale.reps(); r++) {
-            for (Case c : group) {
-                double[] s = samples.get(c);
+            events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + scale.reps()
+                    + " @ " + group.get(0).param());
+            events.flush();
+            for (int k = 0; k < n; k++) {
+                Case c = group.get((r + k) % n);
+                List<Map<String, Object>> s = samples.get(c);
                 if (s == null) {
                     continue;
                 }
                 try {
-                    s[r] = Measure.rep(c.workload(), ops.get(c));
+                    long o = ops.get(c);
+                    if (coldDir != null) {   // cold: one operation, straight after the data left the page cache
+                        o = 1;
+                        Cold.drop(coldDir);
+                    }
+                    s.add(sample(fork, r, k, Measure.rep(c.workload(), o), c.bytes() * o, o));
                 } catch (IOException | RuntimeException ex) {
                     rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
                     samples.remove(c);
                 }
             }
         }
-        samples.forEach((c, s) -> rowOf.get(c).put("nanosPerOp", s));
+        samples.forEach((c, s) -> rowOf.get(c).put("samples", s));
+    }
+
+    private static Map<String, Object> sample(int fork, int round, int order, long nanos, long bytes, long ops) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fork", fork);
+        m.put("round", round);
+        m.put("order", order);
+        m.put("nanos", nanos);
+        m.put("bytes", bytes);
+        m.put("ops", ops);
+        return m;
     }
 
     private static Map<String, String> parse(String[] args) {

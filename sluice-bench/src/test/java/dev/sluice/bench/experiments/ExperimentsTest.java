@@ -129,6 +129,33 @@ class ExperimentsTest {
         assertEquals(QuickRunner.FORMAT, root.get("format").asText());
         JsonNode cases = root.get("experiments").get(0).get("cases");
         assertEquals(8, cases.size());
-        assertEquals(Scale.TINY.reps(), cases.get(0).get("nanosPerOp").size());
+        JsonNode samples = cases.get(0).get("samples");
+        assertEquals(Scale.TINY.reps(), samples.size());
+        for (int r = 0; r < samples.size(); r++) {
+            JsonNode sm = samples.get(r);
+            assertEquals(r, sm.get("round").asInt());
+            assertEquals(0, sm.get("fork").asInt());
+            assertTrue(sm.get("nanos").asLong() > 0 && sm.get("bytes").asLong() > 0 && sm.get("ops").asLong() > 0);
+        }
+        // The order rotates: the first case of a comparison of 4 variants runs first in round 0, last in round 1.
+        assertEquals(0, samples.get(0).get("order").asInt());
+        assertEquals(3, samples.get(1).get("order").asInt());
+    }
+
+    @Test
+    void coldRunsTakeOneOperationPerRepetitionAfterDroppingTheData() throws IOException {
+        Path out = dir.resolve("cold.json");
+        QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
+                "--only", "E3", "--out", out.toString(), "--reads", "cold", "--fork", "2"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertEquals("cold", root.get("reads").asText());
+        assertTrue(root.get("sources").toString().contains("dd iflag=nocache"), root.get("sources").toString());
+        for (JsonNode c : root.get("experiments").get(0).get("cases")) {
+            for (JsonNode sm : c.get("samples")) {
+                assertEquals(1, sm.get("ops").asLong(), c.toString());
+                assertEquals(2, sm.get("fork").asInt());
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * Runs sluice-bench's experiment runner in a child JVM (the peers it measures live only in the benchmarks jar) and
  * turns its event lines ({@code START E1 16}, {@code STEP E1 3 16 …}, {@code END E1}) into one progress bar per
- * experiment. The child is destroyed if this JVM exits first (Ctrl-C).
+ * experiment and fork ("fork 2/3 E1"; the message names the round being measured). The child is destroyed if this JVM exits first (Ctrl-C).
  */
 public final class BenchProcess {
     private BenchProcess() {}
@@ -30,8 +30,8 @@ public final class BenchProcess {
      * @param args the runner's arguments
      * @param progress where the progress bars go, or null for none
      */
-    static void run(String java, String classpath, List<String> jvmArgs, List<String> args, PrintStream progress)
-            throws IOException, InterruptedException {
+    static void run(String java, String classpath, List<String> jvmArgs, List<String> args, PrintStream progress,
+                    String label) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(jvmArgs);
@@ -52,7 +52,7 @@ public final class BenchProcess {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
-                event(line, bars, progress);
+                event(line, bars, progress, label);
             }
         } finally {
             bars.values().forEach(ProgressBar::close);
@@ -70,14 +70,14 @@ public final class BenchProcess {
         }
     }
 
-    private static void event(String line, Map<String, ProgressBar> bars, PrintStream progress) {
+    private static void event(String line, Map<String, ProgressBar> bars, PrintStream progress, String label) {
         String[] f = line.split(" ", 5);
         if (progress == null || f.length < 2) {
             return;
         }
         switch (f[0]) {
             case "START":
-                bars.put(f[1], new ProgressBarBuilder().setTaskName(f[1]).setInitialMax(Long.parseLong(f[2]))
+                bars.put(f[1], new ProgressBarBuilder().setTaskName(label + f[1]).setInitialMax(Long.parseLong(f[2]))
                         .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250)
                         .setConsumer(new ConsoleProgressBarConsumer(progress)).setUnit(" cases", 1).build());
                 break;
@@ -123,7 +123,7 @@ public final class BenchProcess {
         return lines.length == 0 ? "" : lines[lines.length - 1].strip();
     }
 
-    /** The java launcher of the running JVM: the child measures the same JDK the user ran sluice with. */
+    /** The java launcher of the running JVM: by default the child measures the same JDK the user ran sluice with. */
     static String javaLauncher() {
         Path bin = Path.of(System.getProperty("java.home"), "bin", "java");
         return bin.toFile().canExecute() ? bin.toString() : "java";

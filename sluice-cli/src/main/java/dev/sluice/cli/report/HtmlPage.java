@@ -1,6 +1,7 @@
 package dev.sluice.cli.report;
 
 import dev.sluice.cli.report.Report.ExperimentReport;
+import dev.sluice.cli.report.Report.Outcome;
 import dev.sluice.cli.report.Report.Recommendation;
 import dev.sluice.cli.report.Report.Result;
 import dev.sluice.cli.report.Report.Verdict;
@@ -9,60 +10,103 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * index.html: one self-contained page (inline CSS, charts as base64 PNG), so it can be mailed or attached to an
- * issue. Every chart's caption and every table's header state the JDK, OS, CPU, file system and cached-or-cold.
+ * index.html: one self-contained page (inline CSS and SVG, no script, nothing fetched), so it can be mailed or
+ * attached to an issue. At the top, the machine, every claim's measured ratio and interval against its threshold, and
+ * the verdict table; then per experiment its comparisons (dots with interval bars; size sweeps as log-x lines; small
+ * files in µs per operation) and every number.
  */
 final class HtmlPage {
     private HtmlPage() {}
 
     private static final String CSS = String.join("\n",
-            "body{font:15px/1.45 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}",
+            "body{font:15px/1.45 system-ui,sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;color:#222}",
             "h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}",
             ".env{background:#f5f7fa;border:1px solid #dde;padding:.6em 1em;border-radius:4px}",
+            ".env dt{font-weight:bold;float:left;clear:left;width:8em}.env dd{margin-left:8.5em}",
             "table{border-collapse:collapse;margin:.8em 0;font-size:.9em}",
             "th,td{border:1px solid #ccd;padding:.25em .6em;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}",
             "th{background:#eef2f7}caption{caption-side:top;text-align:left;color:#555;font-size:.85em;padding:.3em 0}",
             ".held{color:#176c2f;font-weight:bold}.did-not-hold{color:#a3260f;font-weight:bold}.inconclusive{color:#777;font-weight:bold}",
-            "figure{display:inline-block;margin:.5em 1em .5em 0;vertical-align:top}figcaption{font-size:.8em;color:#555;max-width:560px}",
+            "figure{margin:.8em 0}figcaption{font-size:.8em;color:#555;max-width:760px}",
             "code{background:#f2f2f2;padding:0 .25em}.note{color:#555;font-size:.9em}");
+
+    static final String HELD = "#2ca02c";
+    static final String NOT_HELD = "#d62728";
+    static final String OPEN = "#888888";
 
     static void write(Report report, Path file) throws IOException {
         Files.writeString(file, render(report), StandardCharsets.UTF_8);
     }
 
-    static String render(Report report) throws IOException {
+    static String render(Report report) {
         Report.Environment env = report.environment();
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Sluice report</title><style>")
                 .append(CSS).append("</style></head><body>\n");
         h.append("<h1>Sluice report: the classic Java I/O experiments on this machine</h1>\n");
-        h.append("<div class=\"env\"><b>Measured on:</b> ").append(esc(env.caption())).append("<br><b>Generated:</b> ")
-                .append(esc(report.generated())).append(" by <code>").append(esc(report.command())).append("</code><br>");
-        h.append(report.estimate()
-                ? "<b>Quick mode:</b> an estimate (one JVM, short repetitions). <code>sluice report --full</code> measures with JMH."
-                : "<b>JMH</b>: one fork per case, warm-up and measurement iterations of one second.");
-        h.append("<br><b>Data:</b> ").append(esc(String.join("; ", report.dataSources()))).append("</div>\n");
+        h.append("<dl class=\"env\">");
+        dt(h, "CPU", env.cpu() + " (" + env.cores() + " cores)");
+        dt(h, "OS", env.os());
+        dt(h, "JDK", env.jdk());
+        dt(h, "JVM", env.jvm());
+        dt(h, "File system", env.fileSystem() + "; " + env.reads() + " reads");
+        dt(h, "Harness", env.harness() + ": " + env.forks() + " JVM forks × " + env.repetitions()
+                + " paired rounds per case (the variants of a comparison take turns, order rotated each round)");
+        dt(h, "Data", String.join("; ", report.dataSources()));
+        dt(h, "Generated", report.generated() + " by " + report.command());
+        h.append("</dl>\n");
 
-        h.append("<h2>Verdicts</h2>\n<table><caption>").append(esc(env.caption()))
-                .append("</caption><tr><th>experiment</th><th>claim</th><th>verdict</th><th>how much</th></tr>\n");
+        h.append("<h2>Claims at a glance</h2>\n");
+        h.append("<p class=\"note\">").append(esc(Verdicts.RULE)).append(" Intervals: 95% bootstrap over forks, then "
+                + "rounds within them, of the median of the paired per-round ratios.</p>\n");
+        h.append("<figure>").append(claimsChart(report)).append("<figcaption>Each claim's measured ratio (dot) and "
+                + "95% interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
+                + "grey inconclusive here. ").append(esc(env.caption())).append("</figcaption></figure>\n");
+        h.append("<table><caption>").append(esc(env.caption())).append("</caption><tr><th>exp</th><th>claim</th>"
+                + "<th>claimed</th><th>measured [95% CI]</th><th>threshold</th><th>verdict</th><th>reads</th></tr>\n");
         for (ExperimentReport e : report.experiments()) {
             for (Verdict v : e.verdicts()) {
-                h.append("<tr><td>").append(esc(e.id())).append("</td><td>").append(esc(v.claim())).append("</td><td class=\"")
-                        .append(v.outcome().text().replace(' ', '-')).append("\">").append(esc(v.outcome().text()))
-                        .append("</td><td>").append(esc(v.summary())).append(" <span class=\"note\">(").append(esc(v.rule()))
-                        .append(")</span></td></tr>\n");
+                h.append("<tr><td>").append(esc(e.id())).append("</td><td>").append(esc(v.claim()))
+                        .append("<br><span class=\"note\">").append(esc(v.rule())).append("</span></td><td>")
+                        .append(esc(v.claimed())).append("</td><td class=\"n\">").append(esc(measured(v)))
+                        .append("</td><td class=\"n\">").append(esc(Verdicts.x(v.threshold()))).append("</td><td class=\"")
+                        .append(cls(v.outcome())).append("\">").append(esc(outcomeText(v.outcome())))
+                        .append("</td><td>").append(esc(v.reads())).append("</td></tr>\n");
             }
         }
         h.append("</table>\n");
 
-        h.append("<h2>Recommendations</h2>\n");
+        if (report.byJdk() != null) {
+            h.append("<h2>Across JDKs</h2>\n<table><caption>The same claims on each JDK, same data and machine: "
+                    + "verdict, measured ratio [95% CI]. Each JDK's full report is in the directory named.</caption><tr>"
+                    + "<th>exp</th><th>claim</th>");
+            for (Report.JdkColumn c : report.byJdk()) {
+                h.append("<th>").append(esc(c.jdk())).append("<br><span class=\"note\">").append(esc(c.directory()))
+                        .append("</span></th>");
+            }
+            h.append("</tr>\n");
+            List<Report.JdkVerdict> first = report.byJdk().get(0).verdicts();
+            for (int i = 0; i < first.size(); i++) {
+                h.append("<tr><td>").append(esc(first.get(i).experiment())).append("</td><td>")
+                        .append(esc(first.get(i).claim())).append("</td>");
+                for (Report.JdkColumn c : report.byJdk()) {
+                    Report.JdkVerdict v = i < c.verdicts().size() ? c.verdicts().get(i) : null;
+                    h.append(v == null ? "<td>-</td>" : "<td class=\"" + cls(v.outcome()) + "\">"
+                            + esc(Reports.cell(v) + " (" + v.reads() + ")") + "</td>");
+                }
+                h.append("</tr>\n");
+            }
+            h.append("</table>\n");
+        }
+
+        h.append("<h2>Recommendations</h2>\n<p class=\"note\">Only from like-for-like comparisons, and only where the "
+                + "winner's interval against the runner-up excludes 1 and it was ahead in every fork.</p>\n");
         if (env.scale().equals("tiny")) {
             h.append("<p class=\"note\"><b>A --tiny run:</b> the numbers are not meaningful; do not apply these "
                     + "settings.</p>\n");
@@ -81,46 +125,160 @@ final class HtmlPage {
             h.append("<h2 id=\"").append(esc(e.id())).append("\">").append(esc(e.id())).append(": ").append(esc(e.title()))
                     .append("</h2>\n<p><b>Claim:</b> ").append(esc(e.claim())).append("</p>\n");
             for (Verdict v : e.verdicts()) {
-                h.append("<p><span class=\"").append(v.outcome().text().replace(' ', '-')).append("\">")
-                        .append(esc(v.outcome().text())).append("</span>: ").append(esc(v.summary())).append("</p>\n");
+                h.append("<p><span class=\"").append(cls(v.outcome())).append("\">").append(esc(outcomeText(v.outcome())))
+                        .append("</span> (").append(esc(v.reads())).append("): ").append(esc(v.summary())).append("</p>\n");
             }
-            for (Map.Entry<String, List<Result>> group : byParam(e.results()).entrySet()) {
-                byte[] png;
-                try {
-                    png = Charts.comparison(e.id() + " · " + group.getKey() + " (" + env.reads() + ")", group.getValue());
-                } catch (RuntimeException | LinkageError | InternalError ex) {
-                    // A JDK without fonts or AWT libraries cannot draw: keep the report, say why the chart is missing.
-                    h.append("<p class=\"note\">Chart of ").append(esc(group.getKey())).append(" not drawn: ")
-                            .append(esc(ex.toString())).append(" (the table below has every number).</p>\n");
-                    continue;
-                }
-                if (png != null) {
-                    h.append("<figure><img alt=\"").append(esc(e.id() + " " + group.getKey()))
-                            .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(png))
-                            .append("\"><figcaption>").append(esc(e.id() + ", " + group.getKey()))
-                            .append(": bars end at the min, median and max MB/s over the repetitions. ")
-                            .append(esc(env.caption())).append("</figcaption></figure>\n");
-                }
-            }
+            charts(h, e, env);
             table(h, e, env);
         }
-        h.append("<p class=\"note\">Raw numbers: <a href=\"results.json\">results.json</a> (schema: ")
+        h.append("<p class=\"note\">Raw numbers, every sample: <a href=\"results.json\">results.json</a> (schema: ")
                 .append("<a href=\"results.schema.json\">results.schema.json</a>), <a href=\"results.csv\">results.csv</a>.</p>\n");
         h.append("</body></html>\n");
         return h.toString();
     }
 
+    private static void dt(StringBuilder h, String term, String value) {
+        h.append("<dt>").append(esc(term)).append("</dt><dd>").append(esc(value)).append("</dd>");
+    }
+
+    static String outcomeText(Outcome o) {
+        return o == Outcome.INCONCLUSIVE ? "inconclusive here" : o.text();
+    }
+
+    private static String cls(Outcome o) {
+        return o.text().replace(' ', '-');
+    }
+
+    static String measured(Verdict v) {
+        return v.measured() == null ? "not measured" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
+                + Verdicts.x(v.ci()[1]) + "]";
+    }
+
+    static String claimsChart(Report report) {
+        List<Svg.Row> rows = new ArrayList<>();
+        for (ExperimentReport e : report.experiments()) {
+            for (Verdict v : e.verdicts()) {
+                String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD : OPEN;
+                String label = e.id() + ": " + shortClaim(v.claim()) + " (claimed " + v.claimed() + ")";
+                rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
+                        : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
+            }
+        }
+        return Svg.intervals("Every claim: measured ratio [95% CI] against its threshold", "ratio (log scale)", rows,
+                List.of(new Svg.Ref(1, "1 = no difference", "#555")), true);
+    }
+
+    private static String shortClaim(String claim) {
+        String c = claim.endsWith(".") ? claim.substring(0, claim.length() - 1) : claim;
+        return c.length() <= 30 ? c : c.substring(0, 29) + "…";
+    }
+
+    /** Sizes in bytes that count as small files: shown as time per operation. */
+    static final long SMALL = 64 << 10;
+
+    private static void charts(StringBuilder h, ExperimentReport e, Report.Environment env) {
+        Map<String, List<Result>> groups = byParam(e.results());
+        if (e.id().equals("E2")) {
+            sweep(h, e, env, "JDK buffer ", "JDK BufferedInputStream by buffer size");
+            sweep(h, e, env, "Sluice buffer ", "Sluice FastBufferedInputStream by buffer size");
+            return;
+        }
+        if (e.id().equals("E3")) {
+            fileSizeSweep(h, e, env);
+        }
+        for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
+            List<Result> rs = g.getValue();
+            boolean small = rs.stream().allMatch(r -> r.bytesPerOp() < SMALL);
+            List<Svg.Row> rows = new ArrayList<>();
+            List<Svg.Ref> refs = new ArrayList<>();
+            int i = 0;
+            for (Result r : rs) {
+                if (!r.measured()) {
+                    continue;
+                }
+                double[] v = small ? micros(r) : new double[] {r.mbPerSec().median(), r.mbPerSecCi()[0], r.mbPerSecCi()[1]};
+                if (e.id().equals("E1") && r.variant().equals(Verdicts.E1_PLAIN)) {
+                    refs.add(new Svg.Ref(v[0], "bulk loop (reference)", "#888"));
+                    continue;
+                }
+                rows.add(new Svg.Row(r.variant(), v[0], v[1], v[2], Svg.PALETTE[i++ % Svg.PALETTE.length], Double.NaN));
+            }
+            if (rows.isEmpty()) {
+                continue;
+            }
+            String title = e.id() + " · " + g.getKey() + " (" + env.reads() + ")";
+            h.append("<figure>").append(Svg.intervals(title, small ? "µs per operation (lower is better)"
+                    : "MB/s (higher is better)", rows, refs, false)).append("<figcaption>").append(esc(e.id() + ", "
+                    + g.getKey())).append(": dot at the median over every fork and round, bar over its 95% interval. ")
+                    .append(esc(env.caption())).append("</figcaption></figure>\n");
+        }
+    }
+
+    /** µs per operation: median and the interval, from the MB/s interval (time is bytes over speed). */
+    static double[] micros(Result r) {
+        double b = r.bytesPerOp();
+        return new double[] {b / r.mbPerSec().median(), b / r.mbPerSecCi()[1], b / r.mbPerSecCi()[0]};
+    }
+
+    private static void sweep(StringBuilder h, ExperimentReport e, Report.Environment env, String prefix, String what) {
+        Map<String, List<double[]>> lines = new LinkedHashMap<>();
+        for (Result r : e.results()) {
+            long array = Verdicts.arrayOf(r.param());
+            if (r.measured() && r.variant().startsWith(prefix) && array > 0) {
+                lines.computeIfAbsent(r.variant().substring(prefix.length()) + " buffer", k -> new ArrayList<>())
+                        .add(new double[] {array, r.mbPerSec().median(), r.mbPerSecCi()[0], r.mbPerSecCi()[1]});
+            }
+        }
+        lineFigure(h, e.id() + " · " + what + " (" + env.reads() + ")", "bytes per read() call (log scale)",
+                "MB/s", lines, false, env);
+    }
+
+    private static void fileSizeSweep(StringBuilder h, ExperimentReport e, Report.Environment env) {
+        Map<String, List<double[]>> lines = new LinkedHashMap<>();
+        for (Result r : e.results()) {
+            long size = r.param().startsWith("file ") ? Verdicts.parseSize(r.param().substring(5)) : -1;
+            if (r.measured() && size > 0) {
+                double[] us = micros(r);
+                lines.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(new double[] {size, us[0], us[1], us[2]});
+            }
+        }
+        lineFigure(h, e.id() + " · open, read and close by file size (" + env.reads() + ")", "file size in bytes "
+                + "(log scale)", "µs per file (log scale)", lines, true, env);
+    }
+
+    private static void lineFigure(StringBuilder h, String title, String x, String y, Map<String, List<double[]>> lines,
+                                   boolean logY, Report.Environment env) {
+        List<Svg.Series> series = new ArrayList<>();
+        lines.forEach((name, pts) -> {
+            pts.sort((a, b) -> Double.compare(a[0], b[0]));
+            series.add(new Svg.Series(name, pts));
+        });
+        if (series.isEmpty()) {
+            return;
+        }
+        h.append("<figure>").append(Svg.lines(title, x, y, series, logY)).append("<figcaption>").append(esc(title))
+                .append(": medians with 95% intervals. ").append(esc(env.caption())).append("</figcaption></figure>\n");
+    }
+
     private static void table(StringBuilder h, ExperimentReport e, Report.Environment env) {
-        h.append("<table><caption>").append(esc(e.id())).append(" in MB/s, min / median / max over repetitions. ")
-                .append(esc(env.caption())).append("</caption>\n<tr><th>param</th><th>variant</th><th>min</th>")
-                .append("<th>median</th><th>max</th><th>median time per op</th></tr>\n");
+        h.append("<table><caption>").append(esc(e.id())).append(" in MB/s: median [95% CI], min and max over every "
+                + "sample. ").append(esc(env.caption())).append("</caption>\n<tr><th>param</th><th>variant</th>"
+                + "<th>forks × samples</th><th>median [95% CI]</th><th>min</th><th>max</th><th>median time per op</th>"
+                + "<th>vs baseline</th></tr>\n");
         for (Result r : e.results()) {
             h.append("<tr><td>").append(esc(r.param())).append("</td><td>").append(esc(r.variant())).append("</td>");
             if (r.measured()) {
-                h.append(cell(r.mbPerSec().min())).append(cell(r.mbPerSec().median())).append(cell(r.mbPerSec().max()))
-                        .append("<td class=\"n\">").append(esc(time(r.nanosPerOp().median()))).append("</td>");
+                h.append("<td class=\"n\">").append(r.forks()).append(" × ").append(r.samples().size()).append("</td>")
+                        .append("<td class=\"n\">").append(num(r.mbPerSec().median())).append(" [")
+                        .append(num(r.mbPerSecCi()[0])).append(", ").append(num(r.mbPerSecCi()[1])).append("]</td>")
+                        .append("<td class=\"n\">").append(num(r.mbPerSec().min())).append("</td><td class=\"n\">")
+                        .append(num(r.mbPerSec().max())).append("</td><td class=\"n\">")
+                        .append(esc(time(r.nanosPerOp().median()))).append("</td><td>")
+                        .append(r.baseline() == null ? "" : esc(r.baseline().change() + " " + Verdicts.x(r.baseline().ratio())
+                                + " [" + Verdicts.x(r.baseline().ci()[0]) + ", " + Verdicts.x(r.baseline().ci()[1]) + "]"))
+                        .append("</td>");
             } else {
-                h.append("<td colspan=\"4\">failed: ").append(esc(r.error())).append("</td>");
+                h.append("<td colspan=\"6\">failed: ").append(esc(r.error())).append("</td>");
             }
             h.append("</tr>\n");
         }
@@ -135,8 +293,8 @@ final class HtmlPage {
         return m;
     }
 
-    private static String cell(double v) {
-        return "<td class=\"n\">" + String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) + "</td>";
+    private static String num(double v) {
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
     }
 
     static String time(double nanos) {

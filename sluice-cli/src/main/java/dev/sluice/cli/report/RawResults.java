@@ -4,46 +4,78 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sluice.cli.report.Report.ExperimentReport;
 import dev.sluice.cli.report.Report.Result;
+import dev.sluice.cli.report.Report.Sample;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Reads the raw measurements the experiments' runner (sluice-bench's QuickRunner) writes: per case the variant,
- * param, bytes per operation and nanoseconds per operation of each repetition.
+ * Reads the raw measurements the experiments' runner (sluice-bench's QuickRunner) writes, one file per fork, and
+ * pools them: per case the variant, param, bytes per operation and every sample of every fork.
  */
-record RawResults(String scale, String harness, int reps, String jvm, List<String> sources,
+record RawResults(String scale, String harness, int reps, int forks, String jvm, String reads, List<String> sources,
                   List<ExperimentReport> experiments) {
 
-    static final String FORMAT = "sluice-raw-results/1";
+    static final String FORMAT = "sluice-raw-results/2";
 
-    static RawResults read(Path file) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(file.toFile());
-        if (root == null || !FORMAT.equals(root.path("format").asText())) {
-            throw new IOException(file + ": not raw results of format " + FORMAT);
-        }
-        List<String> sources = new ArrayList<>();
-        root.path("sources").forEach(s -> sources.add(s.asText()));
-        List<ExperimentReport> experiments = new ArrayList<>();
-        for (JsonNode e : root.path("experiments")) {
-            List<Result> results = new ArrayList<>();
-            for (JsonNode c : e.path("cases")) {
-                double[] nanos = null;
-                if (c.has("nanosPerOp")) {
-                    JsonNode arr = c.get("nanosPerOp");
-                    nanos = new double[arr.size()];
-                    for (int i = 0; i < nanos.length; i++) {
-                        nanos[i] = arr.get(i).asDouble();
+    static RawResults read(List<Path> files) throws IOException {
+        ObjectMapper m = new ObjectMapper();
+        JsonNode first = null;
+        // experiment id -> case key -> (template node, samples, error)
+        Map<String, JsonNode> expNodes = new LinkedHashMap<>();
+        Map<String, Map<String, JsonNode>> caseNodes = new LinkedHashMap<>();
+        Map<String, List<Sample>> samples = new LinkedHashMap<>();
+        Map<String, String> errors = new LinkedHashMap<>();
+        for (Path file : files) {
+            JsonNode root = m.readTree(file.toFile());
+            if (root == null || !FORMAT.equals(root.path("format").asText())) {
+                throw new IOException(file + ": not raw results of format " + FORMAT);
+            }
+            first = first == null ? root : first;
+            for (JsonNode e : root.path("experiments")) {
+                String id = e.path("id").asText();
+                expNodes.putIfAbsent(id, e);
+                Map<String, JsonNode> cases = caseNodes.computeIfAbsent(id, k -> new LinkedHashMap<>());
+                for (JsonNode c : e.path("cases")) {
+                    String key = id + "\u0000" + c.path("variant").asText() + "\u0000" + c.path("param").asText();
+                    cases.putIfAbsent(key, c);
+                    List<Sample> s = samples.computeIfAbsent(key, k -> new ArrayList<>());
+                    for (JsonNode x : c.path("samples")) {
+                        s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
+                                x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
+                    }
+                    if (c.has("error")) {
+                        errors.putIfAbsent(key, c.get("error").asText());
                     }
                 }
-                results.add(Result.of(c.path("variant").asText(), c.path("param").asText(),
-                        c.path("bytesPerOp").asLong(), nanos, c.has("error") ? c.get("error").asText() : null));
+            }
+        }
+        if (first == null) {
+            throw new IOException("no raw results");
+        }
+        List<ExperimentReport> experiments = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> en : expNodes.entrySet()) {
+            JsonNode e = en.getValue();
+            List<Result> results = new ArrayList<>();
+            for (Map.Entry<String, JsonNode> c : caseNodes.get(en.getKey()).entrySet()) {
+                JsonNode n = c.getValue();
+                // A case that failed in one fork but was measured in others keeps its samples.
+                results.add(Result.of(n.path("variant").asText(), n.path("param").asText(), n.path("bytesPerOp").asLong(),
+                        samples.get(c.getKey()), errors.get(c.getKey())));
             }
             experiments.add(new ExperimentReport(e.path("id").asText(), e.path("title").asText(),
                     e.path("claim").asText(), results, List.of()));
         }
-        return new RawResults(root.path("scale").asText(), root.path("harness").asText(), root.path("reps").asInt(),
-                root.path("jvm").asText(), sources, experiments);
+        return new RawResults(first.path("scale").asText(), first.path("harness").asText(), first.path("reps").asInt(),
+                files.size(), first.path("jvm").asText(), first.path("reads").asText("page-cached"), jsonStrings(first.path("sources")), experiments);
+    }
+
+    private static List<String> jsonStrings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(s -> out.add(s.asText()));
+        return out;
     }
 }

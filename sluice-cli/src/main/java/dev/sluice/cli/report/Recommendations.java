@@ -4,165 +4,257 @@ import dev.sluice.cli.report.Report.ExperimentReport;
 import dev.sluice.cli.report.Report.Recommendation;
 import dev.sluice.cli.report.Report.Result;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
- * Turns the winners into advice: a {@code sluice.*} system property where Sluice has one for the choice
- * ({@code sluice.io.bufferSize}, read by FastBufferedInputStream and FastBufferedOutputStream; and, once their classes
- * are in the build, {@code sluice.gzip.inputBufferSize} and {@code sluice.copy.bufferSize}), otherwise the strategy
- * to use in code. Each comes with its margin over the runner-up or the default.
+ * Turns like-for-like comparisons into advice. One rule for all: rank the candidates by median speed (geometric mean
+ * of medians when the comparison spans several sizes); the winner is recommended only when the 95% interval of its
+ * paired ratio over the runner-up excludes 1 <em>and</em> it is ahead in every fork. Otherwise the advice is
+ * {@link #NO_DIFFERENCE}, with the default choice where it is among the tied. Properties ({@code sluice.*}) are
+ * advised only from sweeps of the Sluice class that reads them; "keep the default" prints no flag.
  */
 final class Recommendations {
     private Recommendations() {}
 
+    static final String NO_DIFFERENCE = "no measurable difference here";
     static final String BUFFER_SIZE = "sluice.io.bufferSize";
-    /** Read by dev.sluice.gzip.GzipInputStream (gzip branch). */
+    /** Read by dev.sluice.gzip.GzipInputStream; E5 sweeps that class's input buffer. */
     static final String GZIP_BUFFER = "sluice.gzip.inputBufferSize";
     static final String GZIP_CLASS = "dev.sluice.gzip.GzipInputStream";
-    /** Read by dev.sluice.io.Streams.copy (copy branch). */
-    static final String COPY_BUFFER = "sluice.copy.bufferSize";
-    static final String STREAMS_CLASS = "dev.sluice.io.Streams";
     static final long BUILT_IN_BUFFER = 65536;
-    /** A different buffer size is recommended only when it beats the built-in default by at least this. */
-    static final double MIN_GAIN = 1.05;
-    /** Winners closer than this (percent) to the runner-up are reported as a tie: quick runs are noisy. */
-    static final double TIE_PERCENT = 3;
+
+    /** The result of ranking some candidates: the winner, the runner-up and the interval of their ratio. */
+    record Contest(Result winner, Result runnerUp, Bootstrap.Estimate ratio, boolean everyFork) {
+        boolean clear() {
+            return runnerUp == null || (ratio.lo() > 1 && everyFork);
+        }
+    }
 
     static List<Recommendation> from(List<ExperimentReport> experiments) {
         List<Recommendation> out = new ArrayList<>();
         for (ExperimentReport e : experiments) {
             Verdicts.Table t = new Verdicts.Table(e.results());
             switch (e.id()) {
-                case "E1": winner(out, t, "copy", e.id(), "For byte-at-a-time I/O use %s"); break;
+                case "E1":
+                    for (String p : List.of("read", "write", "copy")) {
+                        // Streams against streams: the bulk loop is a reference line, not byte-at-a-time I/O.
+                        strategy(out, t, p, v -> !v.equals(Verdicts.E1_PLAIN), "JDK Buffered*Stream",
+                                "To " + p + " a byte at a time through a stream use %s", "E1: buffered streams, "
+                                        + "byte-at-a-time " + p + ", 8 KiB buffers");
+                    }
+                    break;
                 case "E2": bufferSize(t).ifPresent(out::add); break;
-                case "E3": for (String p : t.params()) {
-                    winner(out, t, p, e.id(), "To open and read a " + p.replace("file ", "") + " file use %s");
-                }
+                case "E3":
+                    for (String p : t.params()) {
+                        strategy(out, t, p, v -> true, "Files.newInputStream", "To open and read a "
+                                + p.replace("file ", "") + " file use %s", "E3: open and read a " + p);
+                    }
                     break;
-                case "E4": for (String p : t.params()) {
-                    winner(out, t, p, e.id(), "To read " + p + " text use %s");
-                }
+                case "E4":
+                    for (String p : t.params()) {
+                        strategy(out, t, p, v -> true, "Files.newBufferedReader", "To read " + p + " text use %s",
+                                "E4: readers on " + p + " text");
+                    }
                     break;
-                case "E5": winner(out, t, "strategies", e.id(), "To read gzip use %s");
-                    winner(out, t, "input buffer sweep", e.id(), "Best GZIPInputStream input buffer here: %s");
+                case "E5":
+                    strategy(out, t, "strategies", v -> true, "GZIPInputStream (512 B default)", "To read gzip use %s",
+                            "E5: gzip readers over the same file");
                     if (present(GZIP_CLASS)) {
-                        sized(GZIP_BUFFER, 65536, "Sluice's GzipInputStream input buffer", bySize(t, "input buffer sweep"),
-                                "E5: GZIPInputStream input buffer sweep").ifPresent(out::add);
+                        sized(GZIP_BUFFER, "Sluice GzipInputStream's input buffer", sizes(t, "input buffer sweep"),
+                                "E5: Sluice GzipInputStream input buffer sweep").ifPresent(out::add);
                     }
                     break;
-                case "E7": winner(out, t, "copy", e.id(), "To copy a file use %s");
-                    winner(out, t, "contentEquals", e.id(), "To compare files use %s");
-                    if (present(STREAMS_CLASS)) {
-                        sized(COPY_BUFFER, 65536, "Sluice's stream copy buffer", bySize(t, "copy"),
-                                "E7: read/write loops of 4 KiB, 8 KiB and 64 KiB between files").ifPresent(out::add);
-                    }
+                case "E7":
+                    strategy(out, t, "copy", v -> true, "Files.copy", "To copy a file to a new file use %s",
+                            "E7: copies to a new target file, none fsynced (equal durability)");
+                    strategy(out, t, "contentEquals", v -> true, "Files.mismatch", "To compare files use %s",
+                            "E7: compare two equal files");
                     break;
-                default: break;
+                default:
+                    break;
             }
         }
         return out;
     }
 
-    /** Sluice's buffer sweep (E2): the buffer with the best geometric-mean speed over the small read sizes. */
+    /**
+     * Ranks the candidates: score = geometric mean over the cells of each one's median speed (only candidates
+     * measured in every cell), then the paired ratio of the top two over the cells.
+     */
+    static Contest contest(List<Map<String, Result>> cells) {
+        Map<String, Double> score = new LinkedHashMap<>();
+        for (String v : cells.isEmpty() ? List.<String>of() : cells.get(0).keySet()) {
+            List<Double> medians = new ArrayList<>();
+            for (Map<String, Result> cell : cells) {
+                Result r = cell.get(v);
+                if (r != null && r.measured()) {
+                    medians.add(r.mbPerSec().median());
+                }
+            }
+            if (medians.size() == cells.size()) {
+                score.put(v, Verdicts.geomean(medians));
+            }
+        }
+        List<String> ranked = new ArrayList<>(score.keySet());
+        ranked.sort((a, b) -> Double.compare(score.get(b), score.get(a)));
+        if (ranked.isEmpty()) {
+            return null;
+        }
+        if (ranked.size() == 1) {
+            return new Contest(cells.get(0).get(ranked.get(0)), null, null, true);
+        }
+        Contest c = pair(cells, ranked.get(0), ranked.get(1));
+        // The paired estimate decides between the top two: with skewed samples the median of the ratios can
+        // disagree with the ratio of the medians that ranked them.
+        return c.ratio().value() >= 1 ? c : pair(cells, ranked.get(1), ranked.get(0));
+    }
+
+    private static Contest pair(List<Map<String, Result>> cells, String a, String b) {
+        List<double[][]> grids = new ArrayList<>();
+        for (Map<String, Result> cell : cells) {
+            grids.add(Paired.ratio(cell.get(a), cell.get(b)));
+        }
+        return new Contest(cells.get(0).get(a), cells.get(0).get(b),
+                Bootstrap.estimate(grids, Bootstrap.RESAMPLES, Bootstrap.SEED), aheadInEveryFork(grids));
+    }
+
+    /** Per fork, the geometric mean over the grids of that fork's median ratio is above 1, in every fork. */
+    static boolean aheadInEveryFork(List<double[][]> grids) {
+        int forks = grids.stream().mapToInt(g -> g.length).max().orElse(0);
+        for (int f = 0; f < forks; f++) {
+            double logSum = 0;
+            int n = 0;
+            for (double[][] g : grids) {
+                double[] v = f < g.length ? Arrays.stream(g[f]).filter(x -> !Double.isNaN(x)).toArray() : new double[0];
+                if (v.length > 0) {
+                    logSum += Math.log(Bootstrap.median(v, v.length));
+                    n++;
+                }
+            }
+            if (n > 0 && logSum <= 0) {
+                return false;
+            }
+        }
+        return forks > 0;
+    }
+
+    /** Code advice from one comparison of strategies at one param. */
+    static void strategy(List<Recommendation> out, Verdicts.Table t, String param, Predicate<String> candidates,
+                         String defaultChoice, String format, String basis) {
+        Map<String, Result> cell = new LinkedHashMap<>();
+        for (Result r : t.ranked(param, candidates)) {
+            cell.put(r.variant(), r);
+        }
+        Contest c = contest(List.of(cell));
+        if (c == null) {
+            return;
+        }
+        String winner = c.winner().variant();
+        if (c.runnerUp() == null) {
+            out.add(new Recommendation(null, null, null, winner, String.format(Locale.ROOT, format, winner)
+                    + " (the only one measured).", null, null, basis));
+            return;
+        }
+        String vs = String.format(Locale.ROOT, "%s over %s: %s [%s, %s]%s", winner, c.runnerUp().variant(),
+                Verdicts.x(c.ratio().value()), Verdicts.x(c.ratio().lo()), Verdicts.x(c.ratio().hi()),
+                c.everyFork() ? "" : ", not ahead in every fork");
+        String advice;
+        String choice;
+        if (c.clear()) {
+            choice = winner;
+            advice = String.format(Locale.ROOT, format, winner) + " (" + vs + ").";
+        } else {
+            choice = NO_DIFFERENCE;
+            boolean defaultTied = winner.equals(defaultChoice) || c.runnerUp().variant().equals(defaultChoice);
+            advice = capitalise(NO_DIFFERENCE) + " (" + vs + ")" + (defaultTied ? ": the default, " + defaultChoice
+                    + ", will do." : ": either will do.");
+        }
+        out.add(new Recommendation(null, null, null, choice, advice, round(c.ratio().value()),
+                new double[] {round(c.ratio().lo()), round(c.ratio().hi())}, basis));
+    }
+
+    /** Sluice's buffer sweep (E2): each Sluice buffer size over the small read sizes. */
     static java.util.Optional<Recommendation> bufferSize(Verdicts.Table t) {
-        Map<Long, List<Report.Stats>> byBuffer = new LinkedHashMap<>();
+        Map<String, Map<String, Result>> byParam = new LinkedHashMap<>();
         for (Result r : t.results()) {
             if (r.measured() && r.variant().startsWith("Sluice buffer ")) {
-                byBuffer.computeIfAbsent(Verdicts.bufferOf(r.variant()), k -> new ArrayList<>()).add(r.mbPerSec());
+                byParam.computeIfAbsent(r.param(), k -> new LinkedHashMap<>())
+                        .put(Long.toString(Verdicts.bufferOf(r.variant())), r);
             }
         }
-        int cells = byBuffer.values().stream().mapToInt(List::size).max().orElse(0);
-        Map<Long, Report.Stats> score = new LinkedHashMap<>();
-        byBuffer.forEach((size, stats) -> {
-            if (stats.size() == cells) {   // a size with a failed cell would be scored on easier cells only
-                score.put(size, new Report.Stats(geomean(stats, Report.Stats::min), geomean(stats, Report.Stats::median),
-                        geomean(stats, Report.Stats::max)));
-            }
-        });
-        return sized(BUFFER_SIZE, BUILT_IN_BUFFER, "FastBuffered*Stream's default buffer", score,
-                "E2: FastBufferedInputStream reading a page-cached file in pieces of 8 B-1 KiB, geometric mean over "
-                        + "the piece sizes");
-    }
-
-    private static double geomean(List<Report.Stats> stats, java.util.function.ToDoubleFunction<Report.Stats> f) {
-        List<Double> xs = new ArrayList<>();
-        for (Report.Stats st : stats) {
-            xs.add(f.applyAsDouble(st));
-        }
-        return Verdicts.geomean(xs);
+        return sized(BUFFER_SIZE, "FastBuffered*Stream's buffer", new ArrayList<>(byParam.values()),
+                "E2: Sluice FastBufferedInputStream reading a page-cached file in pieces of 8 B-1 KiB, geometric "
+                        + "mean over the piece sizes");
     }
 
     /**
-     * A size property from one comparison whose variants are sizes. A size other than the built-in default is
-     * recommended only when its median beats the default's by at least {@link #MIN_GAIN} <em>and</em> its slowest
-     * repetition beat the default's fastest (the spreads do not overlap): one noisy run must not move a default.
-     * Otherwise the advice is to keep the default. Empty when nothing was measured.
+     * A size property from a sweep of the Sluice class that reads it: the cells map a size in bytes (as a string)
+     * to its result. A flag is printed only when the winning size is not the built-in one and wins clearly.
      */
-    static java.util.Optional<Recommendation> sized(String property, long builtIn, String what,
-                                                    Map<Long, Report.Stats> score, String basis) {
-        long best = -1;
-        double top = -1;
-        for (Map.Entry<Long, Report.Stats> en : score.entrySet()) {
-            if (en.getKey() > 0 && en.getValue().median() > top) {
-                top = en.getValue().median();
-                best = en.getKey();
-            }
-        }
-        if (best < 0) {
+    static java.util.Optional<Recommendation> sized(String property, String what, List<Map<String, Result>> cells,
+                                                    String basis) {
+        Contest c = contest(cells);
+        if (c == null) {
             return java.util.Optional.empty();
         }
-        Report.Stats atDefault = score.get(builtIn);
-        if (atDefault == null) {
-            return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
-                    "Set " + what + " to " + size(best) + " (the built-in " + size(builtIn) + " was not measured).",
-                    null, basis));
+        long best = Long.parseLong(sizeKey(cells, c.winner()));
+        String builtIn = size(BUILT_IN_BUFFER);
+        if (c.runnerUp() == null) {
+            return java.util.Optional.empty();
         }
-        double gain = top / atDefault.median();
-        boolean clear = score.get(best).min() > atDefault.max();
-        if (best != builtIn && gain >= MIN_GAIN && clear) {
-            return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
-                    String.format(Locale.ROOT, "Set %s to %s: %s faster than the built-in %s here.", what, size(best),
-                            Verdicts.percent(gain - 1), size(builtIn)), Verdicts.round((gain - 1) * 100), basis));
+        long second = Long.parseLong(sizeKey(cells, c.runnerUp()));
+        String vs = String.format(Locale.ROOT, "%s over %s: %s [%s, %s]%s", size(best), size(second),
+                Verdicts.x(c.ratio().value()), Verdicts.x(c.ratio().lo()), Verdicts.x(c.ratio().hi()),
+                c.everyFork() ? "" : ", not ahead in every fork");
+        double[] ci = {round(c.ratio().lo()), round(c.ratio().hi())};
+        if (!c.clear()) {
+            return java.util.Optional.of(new Recommendation(property, null, null, NO_DIFFERENCE,
+                    capitalise(NO_DIFFERENCE) + " (" + vs + "): keep " + what + " at the built-in " + builtIn
+                            + " (no flag needed).", round(c.ratio().value()), ci, basis));
         }
-        String why = best == builtIn ? "the built-in size was the fastest here"
-                : gain < MIN_GAIN ? String.format(Locale.ROOT, "the best size here, %s, was within %s of it", size(best),
-                        Verdicts.percent(gain - 1))
-                : String.format(Locale.ROOT, "the best size here, %s, was %s faster by median but the spreads "
-                        + "overlap (rerun, or use --full)", size(best), Verdicts.percent(gain - 1));
-        return java.util.Optional.of(new Recommendation(property, Long.toString(builtIn),
-                "-D" + property + "=" + builtIn, String.format(Locale.ROOT,
-                "Keep %s at the built-in %s (no flag needed): %s.", what, size(builtIn), why),
-                Verdicts.round((gain - 1) * 100), basis));
+        if (best == BUILT_IN_BUFFER) {
+            return java.util.Optional.of(new Recommendation(property, null, null, Long.toString(best),
+                    "Keep " + what + " at the built-in " + builtIn + " (no flag needed): the fastest here (" + vs + ").",
+                    round(c.ratio().value()), ci, basis));
+        }
+        return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
+                Long.toString(best), "Set " + what + " to " + size(best) + " (" + vs + ").", round(c.ratio().value()),
+                ci, basis));
     }
 
-    /**
-     * The throughput of one comparison keyed by the size each variant's name starts or ends with ("64 KiB input
-     * buffer", "loop 8 KiB").
-     */
-    static Map<Long, Report.Stats> bySize(Verdicts.Table t, String param) {
-        Map<Long, Report.Stats> m = new LinkedHashMap<>();
-        for (Result r : t.results()) {
-            if (!r.measured() || !r.param().equals(param)) {
-                continue;
-            }
-            String[] w = r.variant().split(" ");
-            long size = w.length >= 2 ? Verdicts.parseSize(w[0] + " " + w[1]) : -1;
-            if (size < 0 && w.length >= 2) {
-                size = Verdicts.parseSize(w[w.length - 2] + " " + w[w.length - 1]);
-            }
-            if (size > 0) {
-                m.put(size, r.mbPerSec());
+    private static String sizeKey(List<Map<String, Result>> cells, Result r) {
+        for (Map.Entry<String, Result> en : cells.get(0).entrySet()) {
+            if (en.getValue() == r) {
+                return en.getKey();
             }
         }
-        return m;
+        throw new IllegalStateException("not in the first cell: " + r.variant());
+    }
+
+    /** The results of one sweep keyed by the size the variant's name holds ("Sluice 64 KiB input buffer"). */
+    static List<Map<String, Result>> sizes(Verdicts.Table t, String param) {
+        Map<String, Result> m = new LinkedHashMap<>();
+        for (Result r : t.results()) {
+            String[] w = r.variant().split(" ");
+            for (int i = 0; i + 1 < w.length; i++) {
+                long size = Verdicts.parseSize(w[i] + " " + w[i + 1]);
+                if (size > 0 && r.measured() && r.param().equals(param)) {
+                    m.put(Long.toString(size), r);
+                    break;
+                }
+            }
+        }
+        return m.isEmpty() ? List.of() : List.of(m);
     }
 
     /**
      * Whether the Sluice class that reads a property is in this build: recommendations name only properties that
-     * exist (the gzip and copy classes land on their own branches).
+     * exist.
      */
     static boolean present(String className) {
         try {
@@ -173,17 +265,12 @@ final class Recommendations {
         }
     }
 
-    private static void winner(List<Recommendation> out, Verdicts.Table t, String param, String id, String format) {
-        String best = t.best(param, v -> true);
-        if (best == null) {
-            return;
-        }
-        String second = t.best(param, v -> !v.equals(best));
-        Double margin = second == null ? null : Verdicts.round((t.median(best, param) / t.median(second, param) - 1) * 100);
-        String advice = String.format(Locale.ROOT, format, best) + (second == null ? "."
-                : margin < TIE_PERCENT ? String.format(Locale.ROOT, " (tied with %s: %.1f%% apart).", second, margin)
-                : String.format(Locale.ROOT, " (%.0f%% ahead of %s).", margin, second));
-        out.add(new Recommendation(null, null, null, advice, margin, id + ": " + param));
+    private static String capitalise(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    private static double round(double v) {
+        return Report.Stats.round(v);
     }
 
     static String size(long bytes) {

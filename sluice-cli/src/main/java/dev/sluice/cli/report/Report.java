@@ -15,9 +15,43 @@ import java.util.List;
  */
 public record Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
                      List<String> dataSources, List<ExperimentReport> experiments,
-                     List<Recommendation> recommendations) {
+                     List<Recommendation> recommendations, List<JdkColumn> byJdk) {
 
-    public static final int SCHEMA_VERSION = 1;
+    public Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
+                  List<String> dataSources, List<ExperimentReport> experiments, List<Recommendation> recommendations) {
+        this(schemaVersion, generated, command, estimate, environment, dataSources, experiments, recommendations, null);
+    }
+
+    /** This report with the verdicts of every JDK measured beside it (--jdk, --all-jdks). */
+    public Report withByJdk(List<JdkColumn> columns) {
+        return new Report(schemaVersion, generated, command, estimate, environment, dataSources, experiments,
+                recommendations, columns);
+    }
+
+    /**
+     * One JDK's verdicts, for the side-by-side table of a run on several JDKs.
+     *
+     * @param jdk the JDK's vendor and version
+     * @param directory where its own full report is, relative to this one ("." for this one)
+     */
+    public record JdkColumn(String jdk, String directory, List<JdkVerdict> verdicts) {
+        public static JdkColumn of(String jdk, String directory, Report r) {
+            List<JdkVerdict> vs = new java.util.ArrayList<>();
+            for (ExperimentReport e : r.experiments()) {
+                for (Verdict v : e.verdicts()) {
+                    vs.add(new JdkVerdict(e.id(), v.claim(), v.outcome(), v.measured(), v.ci(), v.reads()));
+                }
+            }
+            return new JdkColumn(jdk, directory, vs);
+        }
+    }
+
+    /** One verdict in a {@link JdkColumn}. */
+    public record JdkVerdict(String experiment, String claim, Outcome outcome, Double measured, double[] ci,
+                             String reads) {}
+
+    /** 2: every sample kept, intervals on verdicts and results, recommendations with a choice. See results.schema.json. */
+    public static final int SCHEMA_VERSION = 2;
 
     /**
      * The facts every table and chart states.
@@ -25,15 +59,17 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param reads "page-cached" for every experiment here (files are read once before measuring)
      * @param harness what measured: the quick in-process estimate or JMH
      * @param scale data sizes: tiny, quick or full
-     * @param repetitions measured repetitions per case (the spread is over these)
+     * @param repetitions paired rounds per case in each fork
+     * @param forks JVM forks the rounds ran in
+     * @param jvm the measuring JVM's version, flags, GC and heap, as it reported them
      */
     public record Environment(String jdk, String os, String cpu, int cores, String fileSystem, String reads,
-                              String harness, String scale, int repetitions) {
+                              String harness, String scale, int repetitions, int forks, String jvm) {
 
         /** One line for captions: "JDK …; Linux …; CPU … (2 cores); ext4 (…); page-cached reads; quick estimate". */
         public String caption() {
             return "JDK " + jdk + " · " + os + " · " + cpu + " (" + cores + " cores) · file system " + fileSystem
-                    + " · " + reads + " reads · " + harness + ", " + repetitions + " repetitions";
+                    + " · " + reads + " reads · " + harness + ", " + forks + " forks × " + repetitions + " rounds";
         }
     }
 
@@ -57,30 +93,65 @@ public record Report(int schemaVersion, String generated, String command, boolea
     }
 
     /**
+     * One timed repetition of a case: in paired round {@code round} of JVM fork {@code fork}, run as the
+     * {@code order}-th variant of its comparison, {@code ops} operations moved {@code bytes} bytes in {@code nanos}.
+     */
+    public record Sample(int fork, int round, int order, long nanos, long bytes, long ops) {
+        /** MB/s (10^6 bytes per second). */
+        public double mbPerSec() {
+            return bytes * 1e3 / nanos;
+        }
+    }
+
+    /**
      * One measured case.
      *
-     * @param mbPerSec throughput in MB/s (10^6 bytes per second); min/median/max over repetitions
-     * @param nanosPerOp time of one operation; min/median/max over repetitions
+     * @param forks the JVM forks it has samples from
+     * @param mbPerSec throughput in MB/s (10^6 bytes per second); min/median/max over every sample
+     * @param mbPerSecCi 95% bootstrap interval of the median MB/s (forks resampled, then rounds within them)
+     * @param nanosPerOp time of one operation; min/median/max over every sample
+     * @param samples every timed repetition, so that anyone can re-analyse the run
      * @param error why the case has no numbers (it threw), or null
      */
-    public record Result(String variant, String param, long bytesPerOp, int samples, Stats mbPerSec, Stats nanosPerOp,
-                         String error) {
+    public record Result(String variant, String param, long bytesPerOp, int forks, Stats mbPerSec, double[] mbPerSecCi,
+                         Stats nanosPerOp, List<Sample> samples, String error, Change baseline) {
 
-        static Result of(String variant, String param, long bytes, double[] nanos, String error) {
-            if (nanos == null || nanos.length == 0) {
-                return new Result(variant, param, bytes, 0, null, null, error == null ? "no measurement" : error);
+        Result withBaseline(Change change) {
+            return new Result(variant, param, bytesPerOp, forks, mbPerSec, mbPerSecCi, nanosPerOp, samples, error,
+                    change);
+        }
+
+        static Result of(String variant, String param, long bytes, List<Sample> samples, String error) {
+            if (samples == null || samples.isEmpty()) {
+                return new Result(variant, param, bytes, 0, null, null, null, List.of(),
+                        error == null ? "no measurement" : error, null);
             }
-            double[] mbs = new double[nanos.length];
-            for (int i = 0; i < nanos.length; i++) {
-                mbs[i] = bytes * 1e3 / nanos[i];   // bytes per ns = GB/s; times 1000 = MB/s
+            double[] mbs = new double[samples.size()];
+            double[] nanos = new double[samples.size()];
+            for (int i = 0; i < mbs.length; i++) {
+                Sample s = samples.get(i);
+                mbs[i] = s.mbPerSec();
+                nanos[i] = (double) s.nanos() / s.ops();
             }
-            return new Result(variant, param, bytes, nanos.length, Stats.of(mbs), Stats.of(nanos), null);
+            Bootstrap.Estimate ci = Bootstrap.estimate(java.util.Collections.singletonList(Paired.grid(samples)), Bootstrap.RESAMPLES, Bootstrap.SEED);
+            return new Result(variant, param, bytes, (int) samples.stream().mapToInt(Sample::fork).distinct().count(),
+                    Stats.of(mbs), new double[] {Stats.round(ci.lo()), Stats.round(ci.hi())}, Stats.of(nanos),
+                    List.copyOf(samples), null, null);
         }
 
         public boolean measured() {
             return mbPerSec != null;
         }
     }
+
+    /**
+     * This run against a baseline run (--baseline), as criterion reports it.
+     *
+     * @param change improved / regressed / no change: where the interval of the ratio lies against 1
+     * @param ratio this run's median speed over the baseline's
+     * @param ci its 95% interval (each run resampled on its own: the runs are not paired)
+     */
+    public record Change(String change, double ratio, double[] ci) {}
 
     /** How a classic claim fared on this machine. */
     public enum Outcome {
@@ -99,29 +170,37 @@ public record Report(int schemaVersion, String generated, String command, boolea
     }
 
     /**
-     * The verdict on one claim.
+     * The verdict on one claim, by the one rule of {@link Verdicts#RULE}.
      *
      * @param claim the claim in one line
-     * @param claimed what the folklore said, e.g. "3x"
-     * @param measured the measured ratio the verdict rests on, or null when inconclusive
-     * @param rule the threshold the measured value was held to
-     * @param summary one sentence: by how much it held or did not
+     * @param claimed what the folklore said, e.g. "~3x"
+     * @param claimedRatio the claim as a ratio (1 for "as fast as")
+     * @param threshold the ratio the whole interval must clear for "held"
+     * @param measured the measured ratio (median of paired per-round ratios), or null when not measured
+     * @param ci its 95% bootstrap interval {@code [lo, hi]}, or null
+     * @param reads page-cached or cold
+     * @param rule how the ratio is formed and judged
+     * @param summary one sentence: "claimed ~3x, measured 4.6x [4.3, 4.9]"
      */
-    public record Verdict(String claim, Outcome outcome, String claimed, Double measured, String rule, String summary) {}
+    public record Verdict(String claim, Outcome outcome, String claimed, double claimedRatio, double threshold,
+                          Double measured, double[] ci, String reads, String rule, String summary) {}
 
     public record ExperimentReport(String id, String title, String claim, List<Result> results,
                                    List<Verdict> verdicts) {}
 
     /**
-     * A setting or strategy that won here.
+     * A setting or strategy that won here, or "no measurable difference here".
      *
      * @param property the {@code sluice.*} system property that applies it, or null for a code-level advice
      * @param value the property's value, or null
-     * @param jvmFlag e.g. {@code -Dsluice.io.bufferSize=65536}, or null
+     * @param jvmFlag e.g. {@code -Dsluice.io.bufferSize=1048576}, or null (always null when the advice is to keep the
+     *     default)
+     * @param choice the variant or value recommended, or {@link Recommendations#NO_DIFFERENCE}
      * @param advice what to do, in one sentence
-     * @param marginPercent how much better it was than the next choice or the default, in percent
-     * @param basis the experiment and cases it rests on
+     * @param ratio the winner's speed over the runner-up's (or over the default, for a property)
+     * @param ci its 95% bootstrap interval
+     * @param basis the experiment and the like-for-like comparison it rests on
      */
-    public record Recommendation(String property, String value, String jvmFlag, String advice, Double marginPercent,
-                                 String basis) {}
+    public record Recommendation(String property, String value, String jvmFlag, String choice, String advice,
+                                 Double ratio, double[] ci, String basis) {}
 }

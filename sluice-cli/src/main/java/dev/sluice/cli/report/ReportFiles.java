@@ -15,7 +15,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 
-/** Writes results.json (with its schema beside it) and results.csv. */
+/** Writes results.json (with its schema beside it) and results.csv (one summary row per case; samples in the JSON). */
 public final class ReportFiles {
     private ReportFiles() {}
 
@@ -37,8 +37,8 @@ public final class ReportFiles {
         }
     }
 
-    static final List<String> CSV_HEADER = List.of("experiment", "variant", "param", "bytes_per_op", "samples",
-            "min_mb_s", "median_mb_s", "max_mb_s", "min_ns_per_op", "median_ns_per_op", "max_ns_per_op", "error",
+    static final List<String> CSV_HEADER = List.of("experiment", "variant", "param", "bytes_per_op", "forks", "samples",
+            "min_mb_s", "median_mb_s", "max_mb_s", "median_mb_s_ci_lo", "median_mb_s_ci_hi", "min_ns_per_op", "median_ns_per_op", "max_ns_per_op", "error",
             "jdk", "os", "cpu", "file_system", "reads", "harness");
 
     /** One row per case; every row repeats the environment so a row stands alone when pasted elsewhere. */
@@ -51,9 +51,10 @@ public final class ReportFiles {
                 for (Result r : e.results()) {
                     boolean m = r.measured();
                     List<String> row = List.of(e.id(), r.variant(), r.param(), Long.toString(r.bytesPerOp()),
-                            Integer.toString(r.samples()),
+                            Integer.toString(r.forks()), Integer.toString(r.samples().size()),
                             m ? num(r.mbPerSec().min()) : "", m ? num(r.mbPerSec().median()) : "",
-                            m ? num(r.mbPerSec().max()) : "",
+                            m ? num(r.mbPerSec().max()) : "", m ? num(r.mbPerSecCi()[0]) : "",
+                            m ? num(r.mbPerSecCi()[1]) : "",
                             m ? num(r.nanosPerOp().min()) : "", m ? num(r.nanosPerOp().median()) : "",
                             m ? num(r.nanosPerOp().max()) : "", r.error() == null ? "" : r.error(),
                             env.jdk(), env.os(), env.cpu(), env.fileSystem(), env.reads(), env.harness());

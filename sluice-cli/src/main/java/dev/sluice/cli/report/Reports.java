@@ -14,6 +14,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /** The steps of {@code sluice report} after its arguments are checked: measure, judge, write, summarise. */
 public final class Reports {
@@ -21,6 +22,9 @@ public final class Reports {
 
     /** The experiment ids the runner knows, in report order. */
     public static final List<String> EXPERIMENTS = List.of("E1", "E2", "E3", "E4", "E5", "E6", "E7");
+
+    /** The experiments that read files and so have a cold variant (E1 and E6 are about stream classes). */
+    public static final List<String> COLD = List.of("E2", "E3", "E4", "E5", "E7");
 
     /** Parses "e2,E5" into known ids in report order; IllegalArgumentException naming an unknown one. */
     public static List<String> parseOnly(String only) {
@@ -42,29 +46,44 @@ public final class Reports {
         return picked;
     }
 
+    /** The java launcher of the JVM running sluice: what the forks measure unless told otherwise. */
+    public static String javaLauncher() {
+        return BenchProcess.javaLauncher();
+    }
+
+    /** JVM forks of the runner per report: the intervals resample them, so never fewer than 3. */
+    public static final int FORKS = 3;
+
     /**
-     * Runs the experiments in a child JVM and returns the raw results file it wrote.
+     * Runs the experiments in {@link #FORKS} child JVMs, one after the other, and returns the raw results file each
+     * wrote. The first fork makes the data; the others reuse it.
      *
      * @param scale tiny, quick or full; {@code jmh} selects JMH instead of the quick harness
      */
-    public static Path measure(String classpath, Path dataDir, String scale, boolean jmh, List<String> only,
-                               Path userData, PrintStream progress) throws IOException, InterruptedException {
-        Path raw = dataDir.resolve("raw-results.json");
-        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
-                "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick"));
-        if (userData != null) {
-            args.add("--user-data");
-            args.add(userData.toAbsolutePath().toString());
+    public static List<Path> measure(String java, String classpath, Path dataDir, String scale, boolean jmh,
+                                     boolean cold, List<String> only, Path userData, PrintStream progress)
+            throws IOException, InterruptedException {
+        List<Path> raws = new ArrayList<>();
+        for (int fork = 0; fork < FORKS; fork++) {
+            Path raw = dataDir.resolve("raw-results-" + fork + ".json");
+            List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
+                    "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
+                    "--fork", Integer.toString(fork), "--reads", cold ? "cold" : "page-cached"));
+            if (userData != null) {
+                args.add("--user-data");
+                args.add(userData.toAbsolutePath().toString());
+            }
+            List<String> jvm = scale.equals("tiny") ? List.of("-Xmx512m") : List.of("-Xms1g", "-Xmx1g");
+            BenchProcess.run(java, classpath, jvm, args, progress, "fork " + (fork + 1) + "/" + FORKS + " ");
+            raws.add(raw);
         }
-        List<String> jvm = scale.equals("tiny") ? List.of("-Xmx512m") : List.of("-Xms1g", "-Xmx1g");
-        BenchProcess.run(BenchProcess.javaLauncher(), classpath, jvm, args, progress);
-        return raw;
+        return raws;
     }
 
-    /** Reads the raw results, judges each claim and derives the recommendations. */
-    public static Report assemble(Path rawFile, String jdk, String os, String cpu, int cores, String fileSystem,
+    /** Reads the raw results of every fork, judges each claim and derives the recommendations. */
+    public static Report assemble(List<Path> rawFiles, String jdk, String os, String cpu, int cores, String fileSystem,
                                   String command) throws IOException {
-        RawResults raw = RawResults.read(rawFile);
+        RawResults raw = RawResults.read(rawFiles);
         String firstError = null;
         boolean anyMeasured = false;
         for (ExperimentReport e : raw.experiments()) {
@@ -77,12 +96,13 @@ public final class Reports {
             throw new IOException("no case could be measured" + (firstError == null ? "" : ": " + firstError));
         }
         boolean estimate = !raw.harness().startsWith("JMH");
-        Environment env = new Environment(jdk, os, cpu, cores, fileSystem, "page-cached", raw.harness(), raw.scale(),
-                Math.max(1, raw.reps()));
+        String reads = raw.reads();
+        Environment env = new Environment(jdk, os, cpu, cores, fileSystem, reads, raw.harness(), raw.scale(),
+                Math.max(1, raw.reps()), raw.forks(), raw.jvm());
         List<ExperimentReport> experiments = new ArrayList<>();
         for (ExperimentReport e : raw.experiments()) {
             experiments.add(new ExperimentReport(e.id(), e.title(), e.claim(), e.results(),
-                    Verdicts.judge(e.id(), e.results())));
+                    Verdicts.judge(e.id(), e.results(), reads)));
         }
         return new Report(Report.SCHEMA_VERSION, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), command,
                 estimate, env, raw.sources(), experiments, Recommendations.from(experiments));
@@ -96,6 +116,35 @@ public final class Reports {
         HtmlPage.write(report, out.resolve("index.html"));
     }
 
+    private static void printBaseline(Report report, PrintWriter w) {
+        Map<String, Integer> counts = new java.util.TreeMap<>();
+        List<String> moved = new ArrayList<>();
+        for (ExperimentReport e : report.experiments()) {
+            for (Report.Result r : e.results()) {
+                if (r.baseline() != null) {
+                    counts.merge(r.baseline().change(), 1, Integer::sum);
+                    if (!r.baseline().change().equals("no change")) {
+                        moved.add(String.format(Locale.ROOT, "  %-9s %s [%s, %s]  %s %s @ %s", r.baseline().change(),
+                                Verdicts.x(r.baseline().ratio()), Verdicts.x(r.baseline().ci()[0]),
+                                Verdicts.x(r.baseline().ci()[1]), e.id(), r.variant(), r.param()));
+                    }
+                }
+            }
+        }
+        if (counts.isEmpty()) {
+            return;
+        }
+        w.println();
+        w.println("Against the baseline (this run's median speed over the baseline's [95% CI]): " + counts);
+        moved.forEach(w::println);
+    }
+
+    /** "held 4.6x [4.3x, 4.9x]". */
+    static String cell(Report.JdkVerdict v) {
+        return v.outcome().text() + (v.measured() == null ? "" : " " + Verdicts.x(v.measured()) + " ["
+                + Verdicts.x(v.ci()[0]) + ", " + Verdicts.x(v.ci()[1]) + "]");
+    }
+
     /** The table printed at the end of a run: verdicts, recommendations, where the files are. */
     public static void printSummary(Report report, Path out, PrintWriter w) {
         Environment env = report.environment();
@@ -104,16 +153,39 @@ public final class Reports {
         w.println("  JDK " + env.jdk() + " | " + env.os() + " | " + env.cpu() + " (" + env.cores() + " cores) | "
                 + env.fileSystem());
         w.println();
-        w.printf(Locale.ROOT, "%-4s %-13s %-9s %s%n", "exp", "verdict", "measured", "claim / by how much");
+        w.println("Verdict rule: " + Verdicts.RULE);
+        w.println();
+        w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", "exp", "verdict", "measured [95% CI]", "claim");
         for (ExperimentReport e : report.experiments()) {
             for (Verdict v : e.verdicts()) {
-                w.printf(Locale.ROOT, "%-4s %-13s %-9s %s%n", e.id(), v.outcome().text(),
-                        v.measured() == null ? "-" : String.format(Locale.ROOT, "%.2fx", v.measured()), v.claim());
-                w.printf(Locale.ROOT, "%-4s %-13s %-9s   %s%n", "", "", "", v.summary());
+                String m = v.measured() == null ? "-" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
+                        + Verdicts.x(v.ci()[1]) + "]";
+                w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", e.id(), v.outcome().text(), m, v.claim());
+                w.printf(Locale.ROOT, "%-4s %-13s %-24s   %s; threshold %s (%s)%n", "", "", "", v.summary(),
+                        Verdicts.x(v.threshold()), v.reads());
             }
         }
+        if (report.byJdk() != null) {
+            w.println();
+            w.println("Verdicts side by side, one column per JDK (measured [95% CI]):");
+            List<Report.JdkColumn> cols = report.byJdk();
+            StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", "exp", "claim"));
+            cols.forEach(c -> head.append(String.format(Locale.ROOT, " | %-36s", c.jdk())));
+            w.println(head);
+            for (int i = 0; i < cols.get(0).verdicts().size(); i++) {
+                Report.JdkVerdict v0 = cols.get(0).verdicts().get(i);
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", v0.experiment(),
+                        v0.claim().length() > 40 ? v0.claim().substring(0, 39) + "…" : v0.claim()));
+                for (Report.JdkColumn c : cols) {
+                    row.append(String.format(Locale.ROOT, " | %-36s", i < c.verdicts().size() ? cell(c.verdicts().get(i)) : "-"));
+                }
+                w.println(row);
+            }
+        }
+        printBaseline(report, w);
         w.println();
-        w.println("Recommendations:" + (env.scale().equals("tiny")
+        w.println("Recommendations (only where the winner's interval against the runner-up excludes 1 and it won in "
+                + "every fork):" + (env.scale().equals("tiny")
                 ? " (a --tiny run: the numbers are not meaningful; do not apply these settings)" : ""));
         for (Recommendation r : report.recommendations()) {
             w.println("  " + (r.jvmFlag() == null ? "" : r.jvmFlag() + "  ") + r.advice());

@@ -39,11 +39,11 @@ class ReportFilesTest {
     static Report sample() {
         List<Result> results = List.of(
                 VerdictsTest.r("loop 4 KiB", "copy", 100), VerdictsTest.r("loop 8 KiB", "copy", 140),
-                Result.of("Files.copy", "copy", 1_000_000, null, "IOException: disk full, \"really\""));
+                Result.of("Files.copy", "copy", 1_000_000, List.of(), "IOException: disk full, \"really\""));
         ExperimentReport e7 = new ExperimentReport("E7", "Copy and compare", "8 KiB beats 4 KiB", results,
-                Verdicts.judge("E7", results));
+                Verdicts.judge("E7", results, "page-cached"));
         Environment env = new Environment("Debian 17.0.15", "Linux 6.1 amd64", "Xeon, 2.2 GHz", 2, "ext4 (/dev/vda)",
-                "page-cached", "quick in-process estimate", "tiny", 3);
+                "page-cached", "quick in-process estimate", "tiny", 6, 3, "OpenJDK 17; flags: -Xmx1g; GC: G1");
         return new Report(Report.SCHEMA_VERSION, "2026-11-22T05:00:00Z", "sluice report --tiny", true, env,
                 List.of("bytes: random"), List.of(e7), Recommendations.from(List.of(e7)));
     }
@@ -56,7 +56,10 @@ class ReportFilesTest {
         assertEquals(Set.of(), validate(doc));
         assertTrue(Files.exists(dir.resolve("results.schema.json")));
         assertEquals("held", doc.at("/experiments/0/verdicts/0/outcome").asText());
-        assertEquals(140.0, doc.at("/experiments/0/results/1/mbPerSec/median").asDouble(), 1e-9);
+        assertEquals(2, doc.at("/experiments/0/verdicts/0/ci").size());
+        assertEquals(140.0, doc.at("/experiments/0/results/1/mbPerSec/median").asDouble(), 3);
+        assertEquals(18, doc.at("/experiments/0/results/1/samples").size());
+        assertEquals(2, doc.at("/experiments/0/results/1/samples/17/fork").asInt());
         assertTrue(doc.at("/experiments/0/results/2/mbPerSec").isMissingNode(), "a failed case has no numbers");
     }
 
@@ -86,7 +89,7 @@ class ReportFilesTest {
         List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
         assertEquals(4, lines.size());
         assertEquals(String.join(",", ReportFiles.CSV_HEADER), lines.get(0));
-        assertTrue(lines.get(2).startsWith("E7,loop 8 KiB,copy,1000000,3,"), lines.get(2));
+        assertTrue(lines.get(2).startsWith("E7,loop 8 KiB,copy,1000000,3,18,"), lines.get(2));
         assertTrue(lines.get(3).contains(",\"IOException: disk full, \"\"really\"\"\","), lines.get(3));
         assertTrue(lines.get(1).contains("\"Xeon, 2.2 GHz\""), lines.get(1));
         assertTrue(lines.get(1).endsWith(",page-cached,quick in-process estimate"), lines.get(1));
@@ -103,7 +106,7 @@ class ReportFilesTest {
     @Test
     void htmlIsSelfContainedAndStatesTheMachine() throws IOException {
         String html = HtmlPage.render(sample());
-        assertTrue(html.contains("data:image/png;base64,"), "chart embedded");
+        assertTrue(html.contains("<svg") && html.contains("class=\"dot\""), "charts inline");
         assertFalse(html.contains("<script"), "no scripts");
         assertFalse(html.contains("src=\"http"), "nothing fetched");
         assertTrue(html.contains("Xeon, 2.2 GHz") && html.contains("ext4 (/dev/vda)") && html.contains("page-cached"));
@@ -113,14 +116,14 @@ class ReportFilesTest {
     @Test
     void aRunWhereNothingWasMeasuredIsAnErrorNamingTheCause() throws IOException {
         Path raw = dir.resolve("raw.json");
-        Files.writeString(raw, "{\"format\":\"sluice-raw-results/1\",\"scale\":\"tiny\",\"harness\":\"JMH 1.37\","
+        Files.writeString(raw, "{\"format\":\"sluice-raw-results/2\",\"scale\":\"tiny\",\"harness\":\"JMH 1.37\","
                 + "\"reps\":5,\"sources\":[],\"experiments\":[{\"id\":\"E7\",\"title\":\"t\",\"claim\":\"c\","
                 + "\"cases\":[{\"variant\":\"v\",\"param\":\"p\",\"bytesPerOp\":1,\"error\":\"IOException: lock\"}]}]}");
         IOException ex = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-                () -> Reports.assemble(raw, "jdk", "os", "cpu", 2, "ext4", "sluice report"));
+                () -> Reports.assemble(List.of(raw), "jdk", "os", "cpu", 2, "ext4", "sluice report"));
         assertEquals("no case could be measured: IOException: lock", ex.getMessage());
         Files.writeString(raw, "{\"format\":\"other\"}");
         assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
-                () -> Reports.assemble(raw, "jdk", "os", "cpu", 2, "ext4", "x")).getMessage().contains("not raw results"));
+                () -> Reports.assemble(List.of(raw), "jdk", "os", "cpu", 2, "ext4", "x")).getMessage().contains("not raw results"));
     }
 }

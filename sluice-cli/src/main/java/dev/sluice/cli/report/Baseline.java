@@ -1,0 +1,79 @@
+package dev.sluice.cli.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sluice.cli.report.Report.Change;
+import dev.sluice.cli.report.Report.ExperimentReport;
+import dev.sluice.cli.report.Report.Result;
+import dev.sluice.cli.report.Report.Sample;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code --baseline DIR}: compares every result with the same case (experiment, variant, param) of an earlier
+ * report's results.json (schema 2, which keeps the samples). The two runs are not paired, so the ratio of their
+ * median speeds gets its interval from resampling each run on its own ({@link Bootstrap#ratioOfMedians}); the case
+ * <b>improved</b> when the whole interval is above 1, <b>regressed</b> when it is below, and shows <b>no change</b>
+ * otherwise.
+ */
+public final class Baseline {
+    private Baseline() {}
+
+    /** The results.json of DIR (or the file itself); IllegalArgumentException naming what is wrong. */
+    public static Path file(Path dirOrFile) {
+        Path f = Files.isDirectory(dirOrFile) ? dirOrFile.resolve("results.json") : dirOrFile;
+        if (!Files.isRegularFile(f)) {
+            throw new IllegalArgumentException("--baseline " + dirOrFile + ": no results.json there");
+        }
+        return f;
+    }
+
+    /** The report with each result marked against the baseline's same case, where both were measured. */
+    public static Report compare(Report report, Path baselineJson) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(baselineJson.toFile());
+        if (root == null || root.path("schemaVersion").asInt() != Report.SCHEMA_VERSION) {
+            throw new IOException("--baseline " + baselineJson + ": not a results.json of schema version "
+                    + Report.SCHEMA_VERSION + " (only those keep the samples)");
+        }
+        Map<String, List<Sample>> base = new HashMap<>();
+        for (JsonNode e : root.path("experiments")) {
+            for (JsonNode r : e.path("results")) {
+                List<Sample> s = new ArrayList<>();
+                for (JsonNode x : r.path("samples")) {
+                    s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
+                            x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
+                }
+                if (!s.isEmpty()) {
+                    base.put(key(e.path("id").asText(), r.path("variant").asText(), r.path("param").asText()), s);
+                }
+            }
+        }
+        List<ExperimentReport> out = new ArrayList<>();
+        for (ExperimentReport e : report.experiments()) {
+            List<Result> rs = new ArrayList<>();
+            for (Result r : e.results()) {
+                List<Sample> b = base.get(key(e.id(), r.variant(), r.param()));
+                rs.add(r.measured() && b != null ? r.withBaseline(change(Paired.grid(r.samples()), Paired.grid(b))) : r);
+            }
+            out.add(new ExperimentReport(e.id(), e.title(), e.claim(), rs, e.verdicts()));
+        }
+        return new Report(report.schemaVersion(), report.generated(), report.command(), report.estimate(),
+                report.environment(), report.dataSources(), out, report.recommendations(), report.byJdk());
+    }
+
+    static Change change(double[][] now, double[][] before) {
+        Bootstrap.Estimate e = Bootstrap.ratioOfMedians(now, before, Bootstrap.RESAMPLES, Bootstrap.SEED);
+        String c = e.lo() > 1 ? "improved" : e.hi() < 1 ? "regressed" : "no change";
+        return new Change(c, Report.Stats.round(e.value()),
+                new double[] {Report.Stats.round(e.lo()), Report.Stats.round(e.hi())});
+    }
+
+    private static String key(String id, String variant, String param) {
+        return id + "\u0000" + variant + "\u0000" + param;
+    }
+}

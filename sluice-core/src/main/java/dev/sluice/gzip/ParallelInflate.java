@@ -1,0 +1,227 @@
+package dev.sluice.gzip;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.ZipException;
+
+/**
+ * The workers behind {@link GzipInputStream}'s parallel mode: each decodes one whole independent member (its bytes
+ * after the header, trailer included) and checks it against what its header's size subfield claimed, its CRC32 and
+ * its ISIZE. The caller's thread reads the source, parses headers and hands members over with {@link #submit}, then
+ * takes the results in order with {@link #take}; at most {@link #maxInFlight()} members are submitted and not yet
+ * taken. Not thread-safe for the caller (one thread); the workers are daemon threads of a pool owned by this object,
+ * which also end on their own after a second idle, so an abandoned stream leaks no threads.
+ */
+final class ParallelInflate {
+    /** Deflate's largest expansion (zlib's documented limit, 1032:1): a member claiming more output lies. */
+    static final int MAX_RATIO = 1032;
+
+    private final int threads;
+    private ThreadPoolExecutor pool;
+    private final ArrayDeque<Future<Decoded>> inFlight = new ArrayDeque<>();
+    /** Idle decoders. At most one per worker is created. */
+    private final Workers.Idle<InflateEngine> engines = new Workers.Idle<>();
+    /** Input arrays the workers are done with, for the caller to reuse. */
+    final ConcurrentLinkedQueue<byte[]> freeInputs = new ConcurrentLinkedQueue<>();
+    /** Output arrays the caller is done with, for the workers to reuse. */
+    private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
+
+    ParallelInflate(int threads) {
+        this.threads = threads;
+    }
+
+    int maxInFlight() {
+        return 2 * threads;
+    }
+
+    int inFlight() {
+        return inFlight.size();
+    }
+
+    /** Decodes {@code body[0..len)}, the bytes of {@code member} after its header, on a worker. */
+    void submit(GzipMembers.Member member, GzipHeader header, byte[] body, int len) {
+        if (pool == null) {
+            pool = Workers.pool("sluice-gunzip", threads);
+        }
+        inFlight.add(pool.submit(new Task(member, header, body, len)));
+    }
+
+    /** Queues a failure of the caller's own (a corrupt or truncated header or body), to surface in order. */
+    void fail(IOException e) {
+        inFlight.add(CompletableFuture.failedFuture(e));
+    }
+
+    /**
+     * The oldest member's result, waiting for it; null if none is in flight. A worker's exception is rethrown as it
+     * was made (ZipException, EOFException), with the member's offset in its message.
+     */
+    Decoded take() throws IOException {
+        Future<Decoded> f = inFlight.poll();
+        if (f == null) {
+            return null;
+        }
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a gzip member");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw (IOException) c;
+            }
+            if (c instanceof Error) {
+                throw (Error) c;
+            }
+            throw new IOException("a parallel gunzip worker failed: " + c, c);
+        }
+    }
+
+    /** Hands a taken result's output array back to the workers. */
+    void recycle(Decoded d) {
+        if (freeOutputs.size() < maxInFlight()) {
+            freeOutputs.offer(d.out);
+        }
+    }
+
+    /** Cancels what is in flight, stops the workers and frees the decoders; safe while workers run, and twice. */
+    void close() {
+        for (Future<Decoded> f : inFlight) {
+            f.cancel(false); // a running member ends within one member's decoding time
+        }
+        inFlight.clear();
+        if (pool != null) {
+            pool.shutdown();
+        }
+        for (InflateEngine e : engines.close()) {
+            e.end();
+        }
+    }
+
+    /** A decoded member: its header and {@code out[0..len)}. */
+    static final class Decoded {
+        final GzipHeader header;
+        final byte[] out;
+        final int len;
+
+        Decoded(GzipHeader header, byte[] out, int len) {
+            this.header = header;
+            this.out = out;
+            this.len = len;
+        }
+    }
+
+    /** One member for a worker. A class rather than a lambda: linking the first lambda costs start-up time. */
+    private final class Task implements Callable<Decoded> {
+        private final GzipMembers.Member member;
+        private final GzipHeader header;
+        private final byte[] body;
+        private final int len;
+
+        Task(GzipMembers.Member member, GzipHeader header, byte[] body, int len) {
+            this.member = member;
+            this.header = header;
+            this.body = body;
+            this.len = len;
+        }
+
+        @Override
+        public Decoded call() throws IOException {
+            try {
+                return decode(member, header, body, len);
+            } finally {
+                if (freeInputs.size() < maxInFlight()) {
+                    freeInputs.offer(body);
+                }
+            }
+        }
+    }
+
+    /** Runs on a worker: decodes and checks one member, trusting none of the sizes its header or trailer claim. */
+    private Decoded decode(GzipMembers.Member m, GzipHeader header, byte[] body, int len) throws IOException {
+        String where = " in member at offset " + m.offset();
+        String field = m.bgzf() ? "BC" : "SL";
+        long expectedCrc = GzipMembers.le(body, len - 8, 4);
+        long isize = GzipMembers.le(body, len - 4, 4);
+        long expected = m.bgzf() ? isize : m.uncompressedSize();
+        if ((expected & 0xffffffffL) != isize) {
+            throw new ZipException("ISIZE mismatch: expected " + isize + " (trailer), but the SL subfield says "
+                    + expected + " uncompressed bytes" + where);
+        }
+        if (expected > (long) MAX_RATIO * len + 1024) {
+            throw new ZipException("ISIZE " + isize + " (trailer) is impossible for " + len
+                    + " bytes of deflate data" + where);
+        }
+        // One byte of room beyond the claim, so that a member decoding to more is caught rather than cut.
+        int cap = (int) expected + 1;
+        byte[] out = freeOutputs.poll();
+        if (out == null || out.length < cap) {
+            out = new byte[cap];
+        }
+        InflateEngine e = borrowEngine();
+        int n = 0;
+        try {
+            e.reset();
+            e.setInput(body, 0, len);
+            for (int stalls = 0; !e.finished(); ) {
+                int k;
+                try {
+                    k = e.inflate(out, n, cap - n);
+                } catch (DataFormatException x) {
+                    throw new ZipException("invalid deflate data" + where + ": " + x.getMessage());
+                }
+                n += k;
+                if (n > expected) {
+                    throw new ZipException("member decodes to more than the " + expected + " bytes its "
+                            + (m.bgzf() ? "ISIZE trailer" : "SL subfield") + " says" + where);
+                }
+                if (k == 0 && !e.finished()) {
+                    if (e.needsInput()) {
+                        throw new ZipException("deflate data does not end within the " + m.totalLength()
+                                + " bytes the " + field + " subfield gives the member" + where);
+                    }
+                    if (++stalls > 2) {
+                        throw new ZipException("deflate decoder made no progress" + where);
+                    }
+                }
+            }
+            if (e.remaining() != 8) {
+                throw new ZipException("deflate data ends " + (len - e.remaining()) + " bytes after the header, but"
+                        + " the " + field + " subfield puts the trailer at " + (len - 8) + where);
+            }
+        } finally {
+            returnEngine(e);
+        }
+        if (n != expected) {
+            throw new ZipException("member decodes to " + n + " bytes, but the " + (m.bgzf() ? "ISIZE trailer"
+                    : "SL subfield") + " says " + expected + where);
+        }
+        CRC32 crc = new CRC32();
+        crc.update(out, 0, n);
+        if (crc.getValue() != expectedCrc) {
+            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
+                    + " (decoded data)%s", expectedCrc, crc.getValue(), where));
+        }
+        return new Decoded(header, out, n);
+    }
+
+    private InflateEngine borrowEngine() {
+        InflateEngine e = engines.poll();
+        return e != null ? e : InflateEngine.create();
+    }
+
+    private void returnEngine(InflateEngine e) {
+        if (!engines.offer(e)) {
+            e.end(); // the stream closed while this member ran: nobody else will free it
+        }
+    }
+}
