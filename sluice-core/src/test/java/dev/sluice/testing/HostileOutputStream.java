@@ -13,12 +13,18 @@ public final class HostileOutputStream extends OutputStream {
     public boolean failWrites;
     public boolean failFlush;
     public boolean failClose;
+    /** If not negative: the write that would pass this many bytes stores what fits, then throws (once). */
+    public long failAtByte = -1;
     private int writeCalls;
     private int flushCount;
     private int closeCount;
 
     @Override
     public void write(int b) throws IOException {
+        if (failAtByte >= 0) {
+            write(new byte[] {(byte) b}, 0, 1);
+            return;
+        }
         writeCalls++;
         if (failWrites) {
             throw new HostileInputStream.InjectedIOException("injected write failure");
@@ -31,6 +37,11 @@ public final class HostileOutputStream extends OutputStream {
         writeCalls++;
         if (failWrites) {
             throw new HostileInputStream.InjectedIOException("injected write failure");
+        }
+        if (failAtByte >= 0 && bytes.size() + (long) len > failAtByte) {
+            bytes.write(b, off, (int) (failAtByte - bytes.size()));
+            failAtByte = -1;
+            throw new HostileInputStream.InjectedIOException("injected write failure at byte " + bytes.size());
         }
         bytes.write(b, off, len);
     }
