@@ -63,6 +63,10 @@ final class ReportCommand implements Callable<Integer> {
             + "results.json (DIR or the file): improved / regressed / no change, with the interval of the ratio.")
     Path baseline;
 
+    @Option(names = "--reanalyse", paramLabel = "DIR", description = "Measure nothing: re-judge an earlier report's "
+            + "samples (DIR/results.json) with this version's rules and write the report to --out.")
+    Path reanalyse;
+
     @Option(names = "--no-progress", description = "Do not draw progress bars.")
     boolean noProgress;
 
@@ -99,6 +103,13 @@ final class ReportCommand implements Callable<Integer> {
         }
         Path baselineFile = baseline == null ? null : dev.sluice.cli.report.Baseline.file(baseline);
         Path outDir = checkOut(out);
+        if (reanalyse != null) {
+            Report again = dev.sluice.cli.report.Baseline.reanalyse(dev.sluice.cli.report.Baseline.file(reanalyse,
+                    "--reanalyse").toAbsolutePath(), commandLine());
+            Reports.write(again, outDir);
+            Reports.printSummary(again, outDir, spec.commandLine().getOut());
+            return 0;
+        }
         String classpath = benchClasspath();
         String scale = tiny ? "tiny" : full ? "full" : "quick";
 

@@ -26,9 +26,14 @@ public final class Baseline {
 
     /** The results.json of DIR (or the file itself); IllegalArgumentException naming what is wrong. */
     public static Path file(Path dirOrFile) {
+        return file(dirOrFile, "--baseline");
+    }
+
+    /** As {@link #file(Path)}, naming {@code option} in the error. */
+    public static Path file(Path dirOrFile, String option) {
         Path f = Files.isDirectory(dirOrFile) ? dirOrFile.resolve("results.json") : dirOrFile;
         if (!Files.isRegularFile(f)) {
-            throw new IllegalArgumentException("--baseline " + dirOrFile + ": no results.json there");
+            throw new IllegalArgumentException(option + " " + dirOrFile + ": no results.json there");
         }
         return f;
     }
@@ -43,11 +48,7 @@ public final class Baseline {
         Map<String, List<Sample>> base = new HashMap<>();
         for (JsonNode e : root.path("experiments")) {
             for (JsonNode r : e.path("results")) {
-                List<Sample> s = new ArrayList<>();
-                for (JsonNode x : r.path("samples")) {
-                    s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
-                            x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
-                }
+                List<Sample> s = samples(r.path("samples"));
                 if (!s.isEmpty()) {
                     base.put(key(e.path("id").asText(), r.path("variant").asText(), r.path("param").asText()), s);
                 }
@@ -64,6 +65,46 @@ public final class Baseline {
         }
         return new Report(report.schemaVersion(), report.generated(), report.command(), report.estimate(),
                 report.environment(), report.dataSources(), out, report.recommendations(), report.byJdk());
+    }
+
+    /** The samples of a results.json (or raw results) array. */
+    static List<Sample> samples(JsonNode array) {
+        List<Sample> s = new ArrayList<>();
+        for (JsonNode x : array) {
+            s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
+                    x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
+        }
+        return s;
+    }
+
+    /**
+     * An earlier report re-judged from its samples by this version's rules (--reanalyse): the same environment and
+     * samples, fresh intervals, verdicts and recommendations.
+     */
+    public static Report reanalyse(Path resultsJson, String command) throws IOException {
+        JsonNode root = new ObjectMapper().readTree(resultsJson.toFile());
+        if (root == null || root.path("schemaVersion").asInt() != Report.SCHEMA_VERSION) {
+            throw new IOException("--reanalyse " + resultsJson + ": not a results.json of schema version "
+                    + Report.SCHEMA_VERSION + " (only those keep the samples)");
+        }
+        Report.Environment env = new ObjectMapper().treeToValue(root.path("environment"), Report.Environment.class);
+        List<ExperimentReport> experiments = new ArrayList<>();
+        for (JsonNode e : root.path("experiments")) {
+            List<Result> rs = new ArrayList<>();
+            for (JsonNode r : e.path("results")) {
+                rs.add(Result.of(r.path("variant").asText(), r.path("param").asText(), r.path("bytesPerOp").asLong(),
+                        samples(r.path("samples")), r.has("error") ? r.get("error").asText() : null));
+            }
+            experiments.add(new ExperimentReport(e.path("id").asText(), e.path("title").asText(),
+                    e.path("claim").asText(), rs, Verdicts.judge(e.path("id").asText(), rs, env.reads())));
+        }
+        List<String> sources = new ArrayList<>();
+        root.path("dataSources").forEach(x -> sources.add(x.asText()));
+        sources.add("re-analysed from the samples of " + resultsJson + " (generated " + root.path("generated").asText()
+                + " by " + root.path("command").asText() + ")");
+        return new Report(Report.SCHEMA_VERSION, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString(), command, root.path("estimate").asBoolean(), env, sources, experiments,
+                Recommendations.from(experiments));
     }
 
     static Change change(double[][] now, double[][] before) {

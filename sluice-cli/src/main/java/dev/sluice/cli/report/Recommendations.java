@@ -14,7 +14,8 @@ import java.util.function.Predicate;
 /**
  * Turns like-for-like comparisons into advice. One rule for all: rank the candidates by median speed (geometric mean
  * of medians when the comparison spans several sizes); the winner is recommended only when the 95% interval of its
- * paired ratio over the runner-up excludes 1 <em>and</em> it is ahead in every fork. Otherwise the advice is
+ * paired ratio over the runner-up excludes 1 by at least 2% ({@link #MIN_LEAD}) <em>and</em> it is ahead in every
+ * fork. Otherwise the advice is
  * {@link #NO_DIFFERENCE}, with the default choice where it is among the tied. Properties ({@code sluice.*}) are
  * advised only from sweeps of the Sluice class that reads them; "keep the default" prints no flag.
  */
@@ -28,10 +29,17 @@ final class Recommendations {
     static final String GZIP_CLASS = "dev.sluice.gzip.GzipInputStream";
     static final long BUILT_IN_BUFFER = 65536;
 
+    /**
+     * The lower end of the winner's interval over the runner-up must reach this: the interval excludes 1, and by
+     * enough to matter. A lead of under 2% is no reason to change code, and such leads came and went between
+     * back-to-back runs on an idle machine (docs/benchmarks/report.md).
+     */
+    static final double MIN_LEAD = 1.02;
+
     /** The result of ranking some candidates: the winner, the runner-up and the interval of their ratio. */
     record Contest(Result winner, Result runnerUp, Bootstrap.Estimate ratio, boolean everyFork) {
         boolean clear() {
-            return runnerUp == null || (ratio.lo() > 1 && everyFork);
+            return runnerUp == null || (ratio.lo() >= MIN_LEAD && everyFork);
         }
     }
 

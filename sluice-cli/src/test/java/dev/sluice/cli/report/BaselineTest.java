@@ -44,6 +44,21 @@ class BaselineTest {
     }
 
     @Test
+    void aReportReanalysedFromItsSamplesGivesTheSameVerdicts() throws IOException {
+        Report before = ReportFilesTest.sample();
+        Path json = dir.resolve("results.json");
+        ReportFiles.writeJson(before, json);
+        Report again = Baseline.reanalyse(json, "sluice report --reanalyse x");
+        assertEquals(before.experiments().get(0).verdicts().get(0).outcome(),
+                again.experiments().get(0).verdicts().get(0).outcome());
+        assertEquals(before.experiments().get(0).verdicts().get(0).measured(),
+                again.experiments().get(0).verdicts().get(0).measured());
+        assertEquals(before.environment(), again.environment());
+        assertTrue(again.dataSources().get(again.dataSources().size() - 1).startsWith("re-analysed from the samples"));
+        assertEquals(java.util.Set.of(), ReportFilesTest.validate(ReportFiles.mapper().valueToTree(again)));
+    }
+
+    @Test
     void aMissingOrOldBaselineIsOneClearError() throws IOException {
         IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> Baseline.file(dir));
         assertEquals("--baseline " + dir + ": no results.json there", none.getMessage());
