@@ -1,7 +1,7 @@
 #!/bin/bash
 # Paired whole-process runs of GzipInputStream/GzipOutputStream (native vs zlib, JDK 25 and 17) against igzip and
 # pigz, and output sizes against igzip -1/-3. DIR holds sluice-core's jar as core.jar and Gunzip/Gzip compiled against it:
-#   javac -d DIR -cp DIR/core.jar sluice-bench/scripts/native-gzip/*.java; /work/bin/bench-lock run.sh DIR
+#   javac --release 17 -d DIR -cp DIR/core.jar sluice-bench/scripts/native-gzip/*.java; /work/bin/bench-lock run.sh DIR
 set -u
 cd "${1:?usage: run.sh DIR-with-core.jar-and-compiled-probes}"
 T=/work/data/jdk-src.tar; G=/work/data/jdk-src.tar.gz
