@@ -233,12 +233,15 @@ final class IndexFiles {
     private static byte[] indexedGzip(GzipIndex ix) {
         int members = ix.memU.length;
         int cps = ix.cpU.length;
-        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(35 + 18L * (members + cps) + (long) WINDOW * cps))
+        ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(35 + 18L * (members + cps + 1) + (long) WINDOW * cps))
                 .order(ByteOrder.LITTLE_ENDIAN);
         b.put(IGZ_MAGIC).put((byte) 1).put((byte) 0).putLong(ix.compressedSize)
                 .putLong(Math.max(0, ix.uncompressedSize));
         // zran refuses a spacing below the window size; the value only guides indexed_gzip's own later points.
-        b.putInt((int) Math.min(0xffffffffL, Math.max(WINDOW, ix.spacing))).putInt(WINDOW).putInt(members + cps);
+        // One more point without a window at the end of the file: indexed_gzip serves only offsets up to its last
+        // point ("Index does not cover offset"); its own export ends with a point at the end of the data too.
+        b.putInt((int) Math.min(0xffffffffL, Math.max(WINDOW, ix.spacing))).putInt(WINDOW)
+                .putInt(members + cps + 1);
         // Points in file order: member starts and checkpoints interleaved by their offsets.
         int m = 0;
         int c = 0;
@@ -252,6 +255,7 @@ final class IndexFiles {
                 c++;
             }
         }
+        b.putLong(ix.compressedSize).putLong(Math.max(0, ix.uncompressedSize)).put((byte) 0).put((byte) 0);
         for (byte[] w : ix.windows) {
             b.position(b.position() + WINDOW - w.length); // zero fill before a short window
             b.put(w);
