@@ -1,10 +1,13 @@
 #!/bin/bash
 # Paired whole-process runs of GzipInputStream/GzipOutputStream (native vs zlib, JDK 25 and 17) against igzip and
 # pigz, and output sizes against igzip -1/-3. DIR holds sluice-core's jar as core.jar and Gunzip/Gzip compiled against it:
-#   javac --release 17 -d DIR -cp DIR/core.jar sluice-bench/scripts/native-gzip/*.java; /work/bin/bench-lock run.sh DIR
+#   javac --release 17 -d DIR -cp DIR/core.jar sluice-bench/scripts/native-gzip/*.java; run.sh DIR TAR
+# TAR: the JDK-source tar (java -cp sluice-bench/target/benchmarks.jar dev.sluice.bench.gzip.GzipCorpus prints its
+# path, making it first); TAR.gz is made beside it with gzip -6 when missing. Run it with nothing else busy.
 set -u
-cd "${1:?usage: run.sh DIR-with-core.jar-and-compiled-probes}"
-T=/work/data/jdk-src.tar; G=/work/data/jdk-src.tar.gz
+T="$(readlink -f "${2:?usage: run.sh DIR-with-core.jar-and-compiled-probes TAR}")"; G="$T.gz"
+[[ -f "$G" ]] || gzip -6 -c "$T" > "$G"
+cd "${1:?usage: run.sh DIR-with-core.jar-and-compiled-probes TAR}"
 J25=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java; J17=/usr/lib/jvm/java-17-openjdk-amd64/bin/java
 CP="-cp core.jar:."
 N="--enable-native-access=ALL-UNNAMED"

@@ -59,7 +59,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
     public static final int DEFAULT_BLOCK_SIZE = Defaults.intProperty("sluice.gzip.blockSize", 1024 * 1024);
 
     /**
-     * The layouts this stream can write. What each costs in size, measured on /work/data/jdk-src.tar (JDK 25's
+     * The layouts this stream can write. What each costs in size, measured on the gzip benchmarks' corpus (JDK 25's
      * lib/src.zip as a 224,911,360-byte tar; JDK 25's zlib, 2 threads, default block size; docs/benchmarks/gzip.md):
      * <table>
      *   <caption>Output bytes by level and layout</caption>

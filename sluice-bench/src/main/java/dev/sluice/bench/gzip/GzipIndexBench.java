@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link GzipIndex} on the JDK-source tar gzipped at level 6 (page-cached): building the index against one
  * {@code GZIPInputStream} pass with a 64 KiB buffer (issue 14's target: build at most 1.25x that), and random 64 KiB
  * reads through {@link GzipIndex#openChannel} (target: median at most 10 ms). The file is
- * {@code -Dsluice.index.gz=}, else /work/data/jdk-src.tar.gz if present, else {@link GzipCorpus#tarGz()}.
+ * {@code -Dsluice.index.gz=}, else {@link GzipCorpus#tarGz()}.
  * Run the single-thread build with {@code -jvmArgsAppend -Dsluice.gzip.index.parallel=false}.
  */
 @State(Scope.Benchmark)
@@ -45,8 +45,7 @@ public class GzipIndexBench {
     @Setup(Level.Trial)
     public void setup() throws IOException {
         String explicit = System.getProperty("sluice.index.gz");
-        Path data = Path.of("/work/data/jdk-src.tar.gz");
-        gz = explicit != null ? Path.of(explicit) : Files.isReadable(data) ? data : GzipCorpus.tarGz();
+        gz = explicit != null ? Path.of(explicit) : GzipCorpus.tarGz();
         buf = new byte[64 * 1024];
         index = GzipIndex.build(gz);
         channel = index.openChannel(gz);
