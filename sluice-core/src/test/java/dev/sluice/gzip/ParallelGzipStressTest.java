@@ -70,11 +70,12 @@ class ParallelGzipStressTest {
                 outcomes[run(new Random(seed), i) ? 0 : 1]++;
                 awaitEquals(0, () -> workerThreads().stream().filter(t -> !before.contains(t)).count(),
                         "sluice-gzip worker threads still alive");
-                java.util.List<String> now = openFds();
-                if (!now.equals(fds)) {
-                    java.util.List<String> extra = new java.util.ArrayList<>(now);
-                    fds.forEach(extra::remove);
-                    fail("open file descriptors: " + fds.size() + " before, " + now.size() + " after; new: " + extra);
+                // Only new descriptors are a leak: others may close meanwhile (files other tests left to the
+                // garbage collector's cleaners; the JUnit console launcher's own), as seen in the run as nobody.
+                java.util.List<String> extra = new java.util.ArrayList<>(openFds());
+                fds.forEach(extra::remove);
+                if (!extra.isEmpty()) {
+                    fail("open file descriptors: " + fds.size() + " before; new: " + extra);
                 }
                 assertEquals(directCount, direct.getCount(), "direct buffers");
                 assertEquals(directBytes, direct.getMemoryUsed(), "direct buffer memory");
