@@ -80,8 +80,17 @@ class ParallelGzipStressTest {
                 if (!extra.isEmpty()) {
                     fail("open file descriptors: " + fds.size() + " before; new: " + extra);
                 }
-                assertEquals(directCount, direct.getCount(), "direct buffers");
-                assertEquals(directBytes, direct.getMemoryUsed(), "direct buffer memory");
+                // Direct buffers other tests dropped may be freed by the garbage collector during any run (seen
+                // in CI: 2268 before, 4 after), so the count may fall; it may never rise. After a fall the lower
+                // count is the new baseline, so a leak in any later run still shows.
+                long count = direct.getCount();
+                long bytes = direct.getMemoryUsed();
+                if (count > directCount || bytes > directBytes) {
+                    fail("direct buffers: " + directCount + " (" + directBytes + " bytes) before, " + count + " ("
+                            + bytes + " bytes) after");
+                }
+                directCount = count;
+                directBytes = bytes;
             } catch (AssertionError | Exception e) {
                 throw new AssertionError("run failed; rerun with -Dsluice.test.seed=" + seed
                         + " -Dsluice.test.runs=1: " + e, e);
