@@ -33,30 +33,13 @@ final class E6Available extends Experiment {
         List<Case> c = new ArrayList<>();
         for (int every : new int[] {512, 1024}) {
             String p = "every " + every + " B";
-            c.add(new Case(JDK, p, n, () -> poll(new BufferedInputStream(new FileInputStream(src.toFile()), 8192), every)));
-            c.add(new Case(OVERRIDE, p, n, () -> poll(new QuickAvailable(new FileInputStream(src.toFile())), every)));
-            c.add(new Case("Sluice FastBufferedInputStream", p, n, () -> poll(
+            c.add(new Case(JDK, p, n, () -> Loops.poll(new BufferedInputStream(new FileInputStream(src.toFile()), 8192), every)));
+            c.add(new Case(OVERRIDE, p, n, () -> Loops.poll(new QuickAvailable(new FileInputStream(src.toFile())), every)));
+            c.add(new Case("Sluice FastBufferedInputStream", p, n, () -> Loops.poll(
                     new FastBufferedInputStream(new FileInputStream(src.toFile()), 8192), every)));
             c.add(new Case(NO_POLL, p, n, () -> Loops.sumBytes(new BufferedInputStream(new FileInputStream(src.toFile()), 8192), every)));
         }
         return c;
-    }
-
-    private static long poll(InputStream in, int piece) throws IOException {
-        byte[] buf = new byte[piece];
-        long sum = 0;
-        long polls = 0;
-        try (in) {
-            int n;
-            while ((n = in.read(buf, 0, piece)) >= 0) {
-                for (int i = 0; i < n; i++) {
-                    sum += buf[i] & 0xff;
-                }
-                polls += in.available() > 0 ? 1 : 0;
-            }
-        }
-        // The polls feed the result so the calls stay, without changing the sum the variants agree on.
-        return polls < 0 ? -1 : sum;
     }
 
     /** The classic fix: answer available() from the buffer when it holds data. */

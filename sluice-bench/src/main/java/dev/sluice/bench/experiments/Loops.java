@@ -4,109 +4,97 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.Reader;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 
 /** The inner loops the experiments share: each touches every byte or char and returns a sum of them. */
 final class Loops {
     private Loops() {}
 
+    /** What {@link LoopBody} implements; one implementation per case in the quick harness. */
+    interface Body {
+        long byteAtATime(InputStream in) throws IOException;
+
+        long sumBytes(InputStream in, int arraySize) throws IOException;
+
+        long sumChars(Reader in) throws IOException;
+
+        long copyByteAtATime(InputStream in, OutputStream out) throws IOException;
+
+        long writeByteAtATime(OutputStream out, long count) throws IOException;
+
+        long copyLoop(InputStream in, OutputStream out, int size) throws IOException;
+
+        long equalsLoop(InputStream a, InputStream b, int size) throws IOException;
+
+        long poll(InputStream in, int piece) throws IOException;
+    }
+
+    /** The copy used when no harness chose one (JMH runs each case in a JVM of its own). */
+    private static final Body SHARED = new LoopBody();
+    private static Body current = SHARED;
+
+    /**
+     * A copy of {@link LoopBody} of its own: a hidden class defined from the same bytes, with its own JIT profile and
+     * compiled code.
+     */
+    static Body isolated() {
+        try (InputStream in = LoopBody.class.getResourceAsStream("LoopBody.class")) {
+            if (in == null) {
+                throw new IllegalStateException("LoopBody.class not found beside " + Loops.class.getName());
+            }
+            MethodHandles.Lookup copy = MethodHandles.lookup().defineHiddenClass(in.readAllBytes(), true);
+            return (Body) copy.findConstructor(copy.lookupClass(), MethodType.methodType(void.class)).invoke();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot copy LoopBody: " + e, e);
+        }
+    }
+
+    /** Makes the loops below run {@code body} (the case about to be measured); one harness thread at a time. */
+    static void use(Body body) {
+        current = body == null ? SHARED : body;
+    }
+
     /** Reads {@code in} one byte at a time with {@code read()}; closes it. */
     static long byteAtATime(InputStream in) throws IOException {
-        long sum = 0;
-        try (in) {
-            int b;
-            while ((b = in.read()) >= 0) {
-                sum += b;
-            }
-        }
-        return sum;
+        return current.byteAtATime(in);
     }
 
     /** Reads {@code in} into an array of {@code arraySize}, adding up every byte; closes it. */
     static long sumBytes(InputStream in, int arraySize) throws IOException {
-        byte[] buf = new byte[arraySize];
-        long sum = 0;
-        try (in) {
-            int n;
-            while ((n = in.read(buf, 0, buf.length)) >= 0) {
-                for (int i = 0; i < n; i++) {
-                    sum += buf[i] & 0xff;
-                }
-            }
-        }
-        return sum;
+        return current.sumBytes(in, arraySize);
     }
 
     /** Reads {@code in} into a char array of 8 KiB, adding up every char; closes it. */
     static long sumChars(Reader in) throws IOException {
-        char[] buf = new char[8192];
-        long sum = 0;
-        try (in) {
-            int n;
-            while ((n = in.read(buf, 0, buf.length)) >= 0) {
-                for (int i = 0; i < n; i++) {
-                    sum += buf[i];
-                }
-            }
-        }
-        return sum;
+        return current.sumChars(in);
     }
 
     /** Copies one byte at a time with {@code read()} and {@code write(int)}; closes both. Returns the byte sum. */
     static long copyByteAtATime(InputStream in, OutputStream out) throws IOException {
-        long sum = 0;
-        try (in; out) {
-            int b;
-            while ((b = in.read()) >= 0) {
-                out.write(b);
-                sum += b;
-            }
-        }
-        return sum;
+        return current.copyByteAtATime(in, out);
     }
 
     /** Writes {@code count} bytes one at a time with {@code write(int)}; closes the stream. Returns their sum. */
     static long writeByteAtATime(OutputStream out, long count) throws IOException {
-        long sum = 0;
-        try (out) {
-            for (long i = 0; i < count; i++) {
-                int b = (int) (i * 31 + (i >>> 9)) & 0xff;
-                out.write(b);
-                sum += b;
-            }
-        }
-        return sum;
+        return current.writeByteAtATime(out, count);
     }
 
     /** The classic read/write loop with one array of {@code size}; closes both. Returns bytes copied. */
     static long copyLoop(InputStream in, OutputStream out, int size) throws IOException {
-        byte[] buf = new byte[size];
-        long total = 0;
-        try (in; out) {
-            int n;
-            while ((n = in.read(buf)) >= 0) {
-                out.write(buf, 0, n);
-                total += n;
-            }
-        }
-        return total;
+        return current.copyLoop(in, out, size);
     }
 
     /** Compares two streams with two arrays of {@code size}; closes both. Returns 1 if equal, 0 if not. */
     static long equalsLoop(InputStream a, InputStream b, int size) throws IOException {
-        byte[] x = new byte[size];
-        byte[] y = new byte[size];
-        try (a; b) {
-            while (true) {
-                int n = a.readNBytes(x, 0, size);
-                int m = b.readNBytes(y, 0, size);
-                if (n != m || !java.util.Arrays.equals(x, 0, n, y, 0, m)) {
-                    return 0;
-                }
-                if (n < size) {
-                    return 1;
-                }
-            }
-        }
+        return current.equalsLoop(a, b, size);
+    }
+
+    /** Reads in pieces, asking {@code available()} after each (experiment E6); closes the stream. */
+    static long poll(InputStream in, int piece) throws IOException {
+        return current.poll(in, piece);
     }
 
     static String size(long bytes) {

@@ -176,9 +176,13 @@ public final class QuickRunner {
                                      int doneBefore, int total) {
         Map<Case, Long> ops = new LinkedHashMap<>();
         Map<Case, List<Map<String, Object>>> samples = new LinkedHashMap<>();
+        // Each case's shared loops run in a copy of their own, as a user's loop sees one stream class (see LoopBody).
+        Map<Case, Loops.Body> loops = new LinkedHashMap<>();
         for (Case c : group) {
             rowOf.put(c, row(c));
             try {
+                loops.put(c, Loops.isolated());
+                Loops.use(loops.get(c));
                 ops.put(c, Measure.calibrate(c.workload(), scale));
                 samples.put(c, new ArrayList<>());
             } catch (IOException | RuntimeException ex) {
@@ -203,6 +207,7 @@ public final class QuickRunner {
                         o = 1;
                         Cold.drop(coldDir);
                     }
+                    Loops.use(loops.get(c));
                     s.add(sample(fork, r, k, Measure.rep(c.workload(), o), c.bytes() * o, o));
                 } catch (IOException | RuntimeException ex) {
                     rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
@@ -210,6 +215,7 @@ public final class QuickRunner {
                 }
             }
         }
+        Loops.use(null);
         samples.forEach((c, s) -> rowOf.get(c).put("samples", s));
     }
 

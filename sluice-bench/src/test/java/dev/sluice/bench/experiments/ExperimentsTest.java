@@ -38,6 +38,30 @@ class ExperimentsTest {
         corpus = new Corpus(dir.resolve("data"), Scale.TINY, null);
     }
 
+    /**
+     * Every case's loops run in a class of their own (a hidden copy of LoopBody, so that the JIT profiles it alone),
+     * and a copy computes exactly what the shared loops do.
+     */
+    @Test
+    void isolatedLoopsAreSeparateClassesThatComputeTheSame() throws IOException {
+        Loops.Body a = Loops.isolated();
+        Loops.Body b = Loops.isolated();
+        assertTrue(a.getClass() != b.getClass() && a.getClass() != LoopBody.class, "each copy is a class of its own");
+        assertTrue(a.getClass().isHidden(), a.getClass().getName());
+        Path src = corpus.bytes(corpus.scale().byteLoopBytes());
+        long shared = Loops.copyByteAtATime(Files.newInputStream(src), java.io.OutputStream.nullOutputStream());
+        try {
+            Loops.use(a);
+            assertEquals(shared, Loops.copyByteAtATime(Files.newInputStream(src),
+                    java.io.OutputStream.nullOutputStream()));
+            assertEquals(Loops.sumBytes(Files.newInputStream(src), 512), Loops.poll(Files.newInputStream(src), 512));
+            Loops.use(b);
+            assertEquals(shared, Loops.byteAtATime(Files.newInputStream(src)));
+        } finally {
+            Loops.use(null);
+        }
+    }
+
     @Test
     void variantsOfOneComparisonAgreeOnTheResult() throws IOException {
         for (Experiment e : Experiments.all()) {
