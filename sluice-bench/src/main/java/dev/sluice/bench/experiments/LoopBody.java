@@ -7,11 +7,11 @@ import java.io.Reader;
 
 /**
  * The bodies of the inner loops the experiments share ({@link Loops} dispatches to them). The quick harness loads a
- * fresh copy of this class for every case ({@link Loops#isolated()}), so that the JIT profiles each case's loop on
- * its own: one shared copy would see every variant's stream class at its {@code read()} call and compile it as a
- * megamorphic call, slower for all and by how much depending on the order the variants ran in, which is what made
- * E1's ratio move between forks. A user's loop sees one stream class; so does each copy. No lambdas or nested
- * classes here: a hidden copy has no nest.
+ * fresh copy of this class for every case ({@link Loops#isolated()}) and runs the byte-at-a-time loops in it, so that
+ * the JIT profiles each case's {@code read()} and {@code write(int)} calls on their own: one shared copy would see
+ * every variant's stream class there and compile a megamorphic call per byte, slower for all and by how much
+ * depending on the order the variants ran in, which is what made E1's ratio move between forks. A user's loop sees
+ * one stream class; so does each copy. No lambdas or nested classes here: a hidden copy has no nest.
  */
 final class LoopBody implements Loops.Body {
     LoopBody() {}

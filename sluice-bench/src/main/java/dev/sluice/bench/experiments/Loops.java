@@ -30,7 +30,13 @@ final class Loops {
         long poll(InputStream in, int piece) throws IOException;
     }
 
-    /** The copy used when no harness chose one (JMH runs each case in a JVM of its own). */
+    /**
+     * The copy of every array loop ({@code sumBytes}, {@code sumChars}, {@code copyLoop}, {@code equalsLoop}), and
+     * of the byte-at-a-time loops when no harness chose one (JMH runs each case in a JVM of its own). An array loop
+     * makes one call per array, so a megamorphic call there costs little, and one copy warmed by every variant
+     * measured steadier than a copy per case (three runs with a copy per case for every loop: E4's intervals widened
+     * to as much as [0.47, 1.22]).
+     */
     private static final Body SHARED = new LoopBody();
     private static Body current = SHARED;
 
@@ -52,7 +58,10 @@ final class Loops {
         }
     }
 
-    /** Makes the loops below run {@code body} (the case about to be measured); one harness thread at a time. */
+    /**
+     * Makes the byte-at-a-time loops below ({@code byteAtATime}, {@code copyByteAtATime}, {@code writeByteAtATime},
+     * {@code poll}) run {@code body}, the copy of the case about to be measured; one harness thread at a time.
+     */
     static void use(Body body) {
         current = body == null ? SHARED : body;
     }
@@ -64,12 +73,12 @@ final class Loops {
 
     /** Reads {@code in} into an array of {@code arraySize}, adding up every byte; closes it. */
     static long sumBytes(InputStream in, int arraySize) throws IOException {
-        return current.sumBytes(in, arraySize);
+        return SHARED.sumBytes(in, arraySize);
     }
 
     /** Reads {@code in} into a char array of 8 KiB, adding up every char; closes it. */
     static long sumChars(Reader in) throws IOException {
-        return current.sumChars(in);
+        return SHARED.sumChars(in);
     }
 
     /** Copies one byte at a time with {@code read()} and {@code write(int)}; closes both. Returns the byte sum. */
@@ -84,12 +93,12 @@ final class Loops {
 
     /** The classic read/write loop with one array of {@code size}; closes both. Returns bytes copied. */
     static long copyLoop(InputStream in, OutputStream out, int size) throws IOException {
-        return current.copyLoop(in, out, size);
+        return SHARED.copyLoop(in, out, size);
     }
 
     /** Compares two streams with two arrays of {@code size}; closes both. Returns 1 if equal, 0 if not. */
     static long equalsLoop(InputStream a, InputStream b, int size) throws IOException {
-        return current.equalsLoop(a, b, size);
+        return SHARED.equalsLoop(a, b, size);
     }
 
     /** Reads in pieces, asking {@code available()} after each (experiment E6); closes the stream. */
