@@ -168,6 +168,9 @@ final class ParallelInflate {
             out = new byte[cap];
         }
         InflateEngine e = borrowEngine();
+        // The CRC of each piece as it is decoded, while it is still in this core's cache: a pass over the whole
+        // member afterwards would read it back from memory (a member is larger than L2).
+        CRC32 crc = new CRC32();
         int n = 0;
         try {
             e.reset();
@@ -179,6 +182,7 @@ final class ParallelInflate {
                 } catch (DataFormatException x) {
                     throw new ZipException("invalid deflate data" + where + ": " + x.getMessage());
                 }
+                crc.update(out, n, k);
                 n += k;
                 if (n > expected) {
                     throw new ZipException("member decodes to more than the " + expected + " bytes its "
@@ -205,8 +209,6 @@ final class ParallelInflate {
             throw new ZipException("member decodes to " + n + " bytes, but the " + (m.bgzf() ? "ISIZE trailer"
                     : "SL subfield") + " says " + expected + where);
         }
-        CRC32 crc = new CRC32();
-        crc.update(out, 0, n);
         if (crc.getValue() != expectedCrc) {
             throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
                     + " (decoded data)%s", expectedCrc, crc.getValue(), where));
