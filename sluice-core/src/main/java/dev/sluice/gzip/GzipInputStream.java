@@ -723,7 +723,9 @@ public final class GzipInputStream extends InputStream {
         /**
          * Threads that decode independent members (1..256; default {@link #DEFAULT_THREADS}); 1 decodes everything
          * on the caller's thread. Ordinary gzip (one member, or members without a size subfield) is always decoded
-         * on the caller's thread.
+         * on the caller's thread. Memory: with more than one thread, up to max(2 × threads, 8) members are read
+         * ahead and held with their decoded bytes (1 MiB each as {@link ParallelGzipOutputStream} writes them; a
+         * member over 64 MiB is decoded on the caller's thread instead).
          */
         public Builder threads(int threads) {
             Checks.argument(threads >= 1 && threads <= 256, "threads outside 1..256: %s", threads);
