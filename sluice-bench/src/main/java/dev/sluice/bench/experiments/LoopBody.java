@@ -17,6 +17,7 @@ final class LoopBody implements Loops.Body {
     LoopBody() {}
 
     /** Reads {@code in} one byte at a time with {@code read()}; closes it. */
+    @Override
     public long byteAtATime(InputStream in) throws IOException {
         long sum = 0;
         try (in) {
@@ -29,6 +30,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** Reads {@code in} into an array of {@code arraySize}, adding up every byte; closes it. */
+    @Override
     public long sumBytes(InputStream in, int arraySize) throws IOException {
         byte[] buf = new byte[arraySize];
         long sum = 0;
@@ -44,6 +46,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** Reads {@code in} into a char array of 8 KiB, adding up every char; closes it. */
+    @Override
     public long sumChars(Reader in) throws IOException {
         char[] buf = new char[8192];
         long sum = 0;
@@ -59,6 +62,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** Copies one byte at a time with {@code read()} and {@code write(int)}; closes both. Returns the byte sum. */
+    @Override
     public long copyByteAtATime(InputStream in, OutputStream out) throws IOException {
         long sum = 0;
         try (in; out) {
@@ -72,6 +76,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** Writes {@code count} bytes one at a time with {@code write(int)}; closes the stream. Returns their sum. */
+    @Override
     public long writeByteAtATime(OutputStream out, long count) throws IOException {
         long sum = 0;
         try (out) {
@@ -85,6 +90,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** The classic read/write loop with one array of {@code size}; closes both. Returns bytes copied. */
+    @Override
     public long copyLoop(InputStream in, OutputStream out, int size) throws IOException {
         byte[] buf = new byte[size];
         long total = 0;
@@ -99,6 +105,7 @@ final class LoopBody implements Loops.Body {
     }
 
     /** Compares two streams with two arrays of {@code size}; closes both. Returns 1 if equal, 0 if not. */
+    @Override
     public long equalsLoop(InputStream a, InputStream b, int size) throws IOException {
         byte[] x = new byte[size];
         byte[] y = new byte[size];
@@ -120,6 +127,7 @@ final class LoopBody implements Loops.Body {
      * Reads {@code in} in pieces of {@code piece} bytes, adding up every byte and asking {@code available()} after
      * each piece (experiment E6); closes it.
      */
+    @Override
     public long poll(InputStream in, int piece) throws IOException {
         byte[] buf = new byte[piece];
         long sum = 0;
