@@ -74,9 +74,11 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
         return s;
     }
 
+    /** read()'s one-byte array, made once rather than on every call. */
+    private final byte[] one = new byte[1];
+
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         int n = read(one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
     }
@@ -235,8 +237,8 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
         if (pos == 0) {
             return true;
         }
-        byte[] one = new byte[1];
-        return readAt(pos - 1, one, 1) == 1;
+        byte[] last = new byte[1];
+        return readAt(pos - 1, last, 1) == 1;
     }
 
     /** Reads up to {@code len} bytes at {@code pos} into {@code b[0..)}; fewer only at end of file. */

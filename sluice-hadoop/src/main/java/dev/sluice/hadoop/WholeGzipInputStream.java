@@ -35,9 +35,11 @@ final class WholeGzipInputStream extends SplitCompressionInputStream {
         return new WholeGzipInputStream(file, start, end, true);
     }
 
+    /** read()'s one-byte array, made once rather than on every call. */
+    private final byte[] one = new byte[1];
+
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
         int n = read(one, 0, 1);
         return n < 0 ? -1 : one[0] & 0xff;
     }
