@@ -27,13 +27,13 @@ public final class GzipEngines {
      * {@code "ISA-L (libisal.so.2)"} or {@code "zlib (JDK): native access is not enabled ..."}.
      */
     public static String inflateEngine() {
-        String why = problem(NativeEngines.isalProblem());
+        String why = problem(NativeEngines.isalInflateProblem());
         return why == null ? "ISA-L isal_inflate (libisal.so.2)" : ZLIB + ": " + why;
     }
 
     /** One line saying which engines encode gzip at each level and, where zlib is used, why. */
     public static String deflateEngine() {
-        String isal = problem(NativeEngines.isalProblem());
+        String isal = problem(NativeEngines.isalDeflateProblem());
         String lib = problem(NativeEngines.libdeflateProblem());
         return "levels 1-3 " + (isal == null ? "ISA-L (libisal.so.2)" : ZLIB)
                 + "; levels 4-9 one member " + ZLIB
@@ -44,7 +44,7 @@ public final class GzipEngines {
 
     /** The native inflater, or null for zlib. */
     static InflateEngine inflater() {
-        return use(NativeEngines.isalProblem(), "ISA-L") ? NativeEngines.isalInflater() : null;
+        return use(NativeEngines.isalInflateProblem(), "ISA-L") ? NativeEngines.isalInflater() : null;
     }
 
     /** A native streaming deflater for {@code level}, or null for zlib (levels 4-9 and non-default strategies). */
@@ -52,7 +52,7 @@ public final class GzipEngines {
         if (level < 1 || level > 3 || strategy != Deflater.DEFAULT_STRATEGY) {
             return null;
         }
-        return use(NativeEngines.isalProblem(), "ISA-L") ? NativeEngines.isalDeflater(level) : null;
+        return use(NativeEngines.isalDeflateProblem(), "ISA-L") ? NativeEngines.isalDeflater(level) : null;
     }
 
     /** A native one-shot member deflater for {@code level}, or null for zlib. */

@@ -3,9 +3,12 @@ package dev.sluice.gzip;
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Defaults;
 import java.io.EOFException;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.ZipException;
@@ -120,6 +123,9 @@ public final class GzipInputStream extends InputStream {
     private byte[] out;
     private int outPos;
     private int outLim;
+    /** Bytes decoded into the engine's memory by {@code decode(null, ...)}, for transferTo to write; else null. */
+    private ByteBuffer view;
+    private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
     public GzipInputStream(InputStream in) {
@@ -192,7 +198,7 @@ public final class GzipInputStream extends InputStream {
             outPos += n;
             return deliver(n);
         } catch (IOException | RuntimeException e) {
-            failure = e instanceof IOException ? (IOException) e : new IOException(e);
+            failed(e);
             throw e;
         }
     }
@@ -217,27 +223,51 @@ public final class GzipInputStream extends InputStream {
     /**
      * Decodes everything left into {@code out}, with the checks {@link #read} makes, and returns the number of bytes
      * written; does not close or flush {@code out}. Faster than {@code read} into an array of one's own: members
-     * decoded by workers are written from the workers' arrays, and others in 256 KiB slices.
+     * decoded by workers are written from the workers' arrays, and others in 256 KiB slices. When {@code out} is a
+     * plain {@link FileOutputStream} (not a subclass, whose {@code write} this would bypass) and the decoder is
+     * native, those slices go through its channel straight from the decoder's memory, never copied into an array.
      */
     @Override
     public long transferTo(OutputStream out) throws IOException {
         ensureOpen();
         Checks.notNull(out, "out");
+        FileChannel channel = out.getClass() == FileOutputStream.class && engine.hasViews()
+                ? ((FileOutputStream) out).getChannel() : null;
         long total = 0;
         while (true) {
-            if (state == PARALLEL && outPos == outLim && failure == null && totalOut < maxOutputBytes) {
+            boolean more = outPos == outLim && failure == null && totalOut < maxOutputBytes;
+            if (state == PARALLEL && more) {
                 try {
                     if (current == null || currentPos == current.len) {
                         nextMember();
                         continue;
                     }
                 } catch (IOException | RuntimeException e) {
-                    failure = e instanceof IOException ? (IOException) e : new IOException(e);
+                    failed(e);
                     throw e;
                 }
                 int n = (int) Math.min(current.len - currentPos, maxOutputBytes - totalOut);
                 out.write(current.out, currentPos, n);
                 currentPos += n;
+                totalOut += n;
+                total += n;
+                continue;
+            }
+            if (channel != null && more) {
+                int n;
+                try {
+                    n = decode(null, 0, (int) Math.min(OUTPUT_CHUNK, maxOutputBytes - totalOut));
+                } catch (IOException | RuntimeException e) {
+                    failed(e);
+                    throw e;
+                }
+                if (n < 0) {
+                    return total;
+                }
+                while (view.hasRemaining()) { // n == 0: the workers took over, and the branch above runs next
+                    channel.write(view);
+                }
+                view = null;
                 totalOut += n;
                 total += n;
                 continue;
@@ -250,6 +280,11 @@ public final class GzipInputStream extends InputStream {
             out.write(chunk, 0, n);
             total += n;
         }
+    }
+
+    /** Remembers the stream's failure, after which every read throws. */
+    private void failed(Exception e) {
+        failure = e instanceof IOException ? (IOException) e : new IOException(e);
     }
 
     /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
@@ -332,7 +367,10 @@ public final class GzipInputStream extends InputStream {
         return scratch;
     }
 
-    /** The state machine: members one after another until the end; returns -1 at the end, else a positive count. */
+    /**
+     * The state machine: members one after another until the end; returns -1 at the end, else a positive count. With
+     * {@code b} null the bytes are left in the decoder's memory, in {@link #view}, and 0 says the workers took over.
+     */
     private int decode(byte[] b, int off, int len) throws IOException {
         while (true) {
             switch (state) {
@@ -345,6 +383,10 @@ public final class GzipInputStream extends InputStream {
                     beginMember();
                     break;
                 case PARALLEL:
+                    if (b == null) {
+                        view = EMPTY;
+                        return 0;
+                    }
                     int p = parallelRead(b, off, len);
                     if (p != 0) {
                         return p;
@@ -363,13 +405,21 @@ public final class GzipInputStream extends InputStream {
         }
     }
 
-    /** Decodes into b; returns 0 after the member's trailer was read and checked. */
+    /**
+     * Decodes into b (when null: into the decoder's memory, left in {@link #view}); returns 0 after the member's
+     * trailer was read and checked.
+     */
     private int inflate(byte[] b, int off, int len) throws IOException {
         int stalls = 0;
         while (true) {
             int n;
             try {
-                n = engine.inflate(b, off, len);
+                if (b != null) {
+                    n = engine.inflate(b, off, len);
+                } else {
+                    view = engine.inflateView(len);
+                    n = view.remaining();
+                }
             } catch (DataFormatException e) {
                 throw new ZipException("invalid deflate data in member at offset " + memberStart + " (input offset "
                         + offset() + "): " + e.getMessage());
@@ -377,7 +427,12 @@ public final class GzipInputStream extends InputStream {
             int before = pos;
             pos = lim - engine.remaining();
             if (n > 0) {
-                crc.update(b, off, n);
+                if (b != null) {
+                    crc.update(b, off, n);
+                } else {
+                    crc.update(view);
+                    view.rewind(); // a view starts at 0
+                }
                 memberOut += n;
                 return n;
             }

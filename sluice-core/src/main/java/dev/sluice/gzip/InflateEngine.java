@@ -1,5 +1,6 @@
 package dev.sluice.gzip;
 
+import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 
 /**
@@ -18,6 +19,21 @@ interface InflateEngine {
      * stream has ended).
      */
     int inflate(byte[] b, int off, int len) throws DataFormatException;
+
+    /** True if {@link #inflateView} works: the engine decodes into memory of its own that the caller may read. */
+    default boolean hasViews() {
+        return false;
+    }
+
+    /**
+     * Like {@link #inflate(byte[], int, int)}, but instead of copying the decoded bytes into the caller's array,
+     * returns them where the engine decoded them: a read-only buffer holding at most {@code len} new bytes between
+     * its position and limit (none when {@code inflate} would return 0), valid until the next call on this engine.
+     * Only when {@link #hasViews()}; saves a copy of every byte when they go on to a channel.
+     */
+    default ByteBuffer inflateView(int len) throws DataFormatException {
+        throw new UnsupportedOperationException("this engine decodes into the caller's arrays only");
+    }
 
     /** True once the final deflate block has been decoded. */
     boolean finished();

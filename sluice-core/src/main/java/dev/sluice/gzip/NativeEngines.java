@@ -13,8 +13,13 @@ final class NativeEngines {
             ? "native engines need Java 22+ (this is Java " + Runtime.version().feature() + ")"
             : "sluice-core was loaded without its Java 22 classes (META-INF/versions/22 of the multi-release jar)";
 
-    /** Null when ISA-L is bound and passed its self-test, else why not. */
-    static String isalProblem() {
+    /** Null when ISA-L's inflate is bound and passed its self-test, else why not. */
+    static String isalInflateProblem() {
+        return WHY;
+    }
+
+    /** Null when ISA-L's deflate is bound and passed its self-test, else why not. */
+    static String isalDeflateProblem() {
         return WHY;
     }
 
@@ -23,12 +28,12 @@ final class NativeEngines {
         return WHY;
     }
 
-    /** An ISA-L inflater; only called when {@link #isalProblem()} is null. */
+    /** An ISA-L inflater; only called when {@link #isalInflateProblem()} is null. */
     static InflateEngine isalInflater() {
         throw new UnsupportedOperationException(WHY);
     }
 
-    /** A streaming ISA-L deflater for {@code level} 1..3; only called when {@link #isalProblem()} is null. */
+    /** A streaming ISA-L deflater for {@code level} 1..3; only called when {@link #isalDeflateProblem()} is null. */
     static DeflateEngine isalDeflater(int level) {
         throw new UnsupportedOperationException(WHY);
     }

@@ -62,7 +62,7 @@ final class IsalDeflateEngine implements DeflateEngine {
             levelBuf = arena.allocate(LEVEL_BUF_SIZES[level], 64);
             in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
             out = arena.allocate(OUT_CHUNK, 64);
-            NativeEngines.call(NativeEngines.Isal.DEFLATE_INIT, stream);
+            NativeEngines.call(NativeEngines.IsalDeflate.INIT, stream);
             ok = true;
         } finally {
             if (!ok) {
@@ -102,7 +102,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         MemorySegment.copy(b, off + len - n, in, ValueLayout.JAVA_BYTE, 0, n);
         int ret;
         try {
-            ret = (int) NativeEngines.Isal.DEFLATE_SET_DICT.invokeExact(stream, in, n);
+            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, in, n);
         } catch (Throwable t) {
             throw NativeEngines.rethrow(t);
         }
@@ -133,7 +133,7 @@ final class IsalDeflateEngine implements DeflateEngine {
             stream.set(ValueLayout.JAVA_INT, AVAIL_OUT, room);
             stream.set(ValueLayout.JAVA_SHORT, FLUSH, (short) (lastChunk ? mode : 0));
             stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) (finishing && lastChunk ? 1 : 0));
-            int ret = NativeEngines.call(NativeEngines.Isal.DEFLATE, stream);
+            int ret = NativeEngines.call(NativeEngines.IsalDeflate.DEFLATE, stream);
             int left = stream.get(ValueLayout.JAVA_INT, AVAIL_OUT);
             int p = room - left;
             if (ret != COMP_OK || p < 0 || p > room || availIn() > before) {
@@ -174,7 +174,7 @@ final class IsalDeflateEngine implements DeflateEngine {
     @Override
     public void reset() {
         checkOpen();
-        NativeEngines.call(NativeEngines.Isal.DEFLATE_RESET, stream);
+        NativeEngines.call(NativeEngines.IsalDeflate.RESET, stream);
         prepare();
     }
 

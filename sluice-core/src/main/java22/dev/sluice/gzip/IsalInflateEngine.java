@@ -3,6 +3,7 @@ package dev.sluice.gzip;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.util.zip.DataFormatException;
 
 /**
@@ -59,7 +60,7 @@ final class IsalInflateEngine implements InflateEngine {
             state = arena.allocate(STATE_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
             in = arena.allocate(PREFIX + IN_CHUNK, 64);
             out = arena.allocate(OUT_CHUNK, 64);
-            NativeEngines.call(NativeEngines.Isal.INFLATE_INIT, state);
+            NativeEngines.call(NativeEngines.IsalInflate.INIT, state);
             ok = true;
         } finally {
             if (!ok) {
@@ -126,6 +127,28 @@ final class IsalInflateEngine implements InflateEngine {
         return n;
     }
 
+    @Override
+    public boolean hasViews() {
+        return true;
+    }
+
+    @Override
+    public ByteBuffer inflateView(int len) throws DataFormatException {
+        checkOpen();
+        if (len < 0) {
+            throw new IllegalArgumentException("len < 0: " + len);
+        }
+        if (outPos == outLim && !streamDone) {
+            decode();
+        }
+        int n = Math.min(len, outLim - outPos);
+        // The view lives in this engine's arena: using it after end() throws IllegalStateException, never reads
+        // freed memory.
+        ByteBuffer view = out.asSlice(outPos, n).asByteBuffer().asReadOnlyBuffer();
+        outPos += n;
+        return view;
+    }
+
     /** One or more isal_inflate calls into the staging block, until it holds output, input runs out, or the end. */
     private void decode() throws DataFormatException {
         outPos = 0;
@@ -137,7 +160,7 @@ final class IsalInflateEngine implements InflateEngine {
             }
             state.set(ValueLayout.ADDRESS, NEXT_OUT, out);
             state.set(ValueLayout.JAVA_INT, AVAIL_OUT, OUT_CHUNK);
-            int ret = NativeEngines.call(NativeEngines.Isal.INFLATE, state);
+            int ret = NativeEngines.call(NativeEngines.IsalInflate.INFLATE, state);
             int produced = OUT_CHUNK - state.get(ValueLayout.JAVA_INT, AVAIL_OUT);
             if (produced < 0 || produced > OUT_CHUNK || availIn() > chunkLen + PREFIX) {
                 throw new IllegalStateException("isal_inflate broke its bounds: produced " + produced + ", avail_in "
@@ -205,7 +228,7 @@ final class IsalInflateEngine implements InflateEngine {
     @Override
     public void reset() {
         checkOpen();
-        NativeEngines.call(NativeEngines.Isal.INFLATE_RESET, state);
+        NativeEngines.call(NativeEngines.IsalInflate.RESET, state);
         prepare();
     }
 

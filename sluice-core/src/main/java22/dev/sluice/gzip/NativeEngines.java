@@ -18,7 +18,8 @@ import java.util.zip.Inflater;
  * "none"). Each library is probed once, at first use, in a holder class: native access must already be enabled for
  * Sluice's module (checked with {@link Module#isNativeAccessEnabled()} before any restricted call, so the JDK never
  * prints its warning), the library must load by soname, every symbol must resolve and a self-test must pass. Any
- * failure is remembered as a sentence ({@link #isalProblem()}, {@link #libdeflateProblem()}) and the JDK's zlib is
+ * failure is remembered as a sentence ({@link #isalInflateProblem()}, {@link #isalDeflateProblem()},
+ * {@link #libdeflateProblem()}) and the JDK's zlib is
  * used; nothing is printed. Thread-safe (class initialisation).
  */
 final class NativeEngines {
@@ -26,6 +27,9 @@ final class NativeEngines {
 
     static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
+    /** {@code void f(void *)} and {@code int f(void *)}: most of ISA-L's entry points share these two shapes. */
+    private static final FunctionDescriptor VOID_PTR = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+    private static final FunctionDescriptor INT_PTR = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
 
     /** A raw deflate stream (made by zlib -6) of {@link #SELF_TEST_TEXT} repeated 40 times, CRC32 0x0d0ff3f9. */
     private static final byte[] SELF_TEST_DEFLATE = {-19, -52, -51, 13, -128, 32, 12, 6, -48, 85, -70, 0, 12, -32, -51,
@@ -35,8 +39,12 @@ final class NativeEngines {
     private static final String SELF_TEST_TEXT = "Sluice self-test: ISA-L and libdeflate through java.lang.foreign. ";
     private static final long SELF_TEST_CRC = 0x0d0ff3f9L;
 
-    static String isalProblem() {
-        return Isal.PROBLEM;
+    static String isalInflateProblem() {
+        return IsalInflate.PROBLEM;
+    }
+
+    static String isalDeflateProblem() {
+        return IsalDeflate.PROBLEM;
     }
 
     static String libdeflateProblem() {
@@ -55,49 +63,91 @@ final class NativeEngines {
         return new LibdeflateEngine(level);
     }
 
-    /** ISA-L's entry points, bound at first use. */
-    static final class Isal {
+    /**
+     * ISA-L's library, loaded at first use by either direction. Each direction binds and self-tests its own entry
+     * points in a holder of its own, so that {@code sluice gunzip} never pays for the deflate side's downcall stubs
+     * (each new function shape spins classes and a native stub: milliseconds at start-up) nor its self-test.
+     */
+    static final class IsalLib {
         static final String SONAME = "libisal.so.2";
-        static final MethodHandle INFLATE_INIT;
-        static final MethodHandle INFLATE_RESET;
+        static final SymbolLookup LIB;
+        static final String PROBLEM;
+
+        static {
+            SymbolLookup lib = null;
+            String problem = access();
+            if (problem == null) {
+                try {
+                    lib = SymbolLookup.libraryLookup(SONAME, Arena.global());
+                } catch (IllegalArgumentException e) {
+                    problem = SONAME + " cannot be loaded: " + e.getMessage();
+                }
+            }
+            LIB = lib;
+            PROBLEM = problem;
+        }
+
+        private IsalLib() {}
+    }
+
+    /** ISA-L's inflate entry points, bound and self-tested at first use. */
+    static final class IsalInflate {
+        static final MethodHandle INIT;
+        static final MethodHandle RESET;
         static final MethodHandle INFLATE;
-        static final MethodHandle DEFLATE_INIT;
-        static final MethodHandle DEFLATE_RESET;
-        static final MethodHandle DEFLATE_SET_DICT;
+        static final String PROBLEM;
+
+        static {
+            MethodHandle[] h = new MethodHandle[3];
+            String problem = IsalLib.PROBLEM;
+            if (problem == null) {
+                try {
+                    h[0] = bind(IsalLib.LIB, "isal_inflate_init", VOID_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_inflate_reset", VOID_PTR);
+                    h[2] = bind(IsalLib.LIB, "isal_inflate", INT_PTR);
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
+                }
+            }
+            INIT = h[0];
+            RESET = h[1];
+            INFLATE = h[2];
+            PROBLEM = problem != null ? problem : selfTest("ISA-L inflate", new IsalInflateEngine(), null);
+        }
+
+        private IsalInflate() {}
+    }
+
+    /** ISA-L's deflate entry points, bound and self-tested at first use. */
+    static final class IsalDeflate {
+        static final MethodHandle INIT;
+        static final MethodHandle RESET;
+        static final MethodHandle SET_DICT;
         static final MethodHandle DEFLATE;
         static final String PROBLEM;
 
         static {
-            MethodHandle[] h = new MethodHandle[7];
-            String problem = access();
+            MethodHandle[] h = new MethodHandle[4];
+            String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
-                    SymbolLookup lib = SymbolLookup.libraryLookup(SONAME, Arena.global());
-                    FunctionDescriptor voidPtr = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-                    FunctionDescriptor intPtr = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
-                    h[0] = bind(lib, "isal_inflate_init", voidPtr);
-                    h[1] = bind(lib, "isal_inflate_reset", voidPtr);
-                    h[2] = bind(lib, "isal_inflate", intPtr);
-                    h[3] = bind(lib, "isal_deflate_init", voidPtr);
-                    h[4] = bind(lib, "isal_deflate_reset", voidPtr);
-                    h[5] = bind(lib, "isal_deflate_set_dict",
+                    h[0] = bind(IsalLib.LIB, "isal_deflate_init", VOID_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_deflate_reset", VOID_PTR);
+                    h[2] = bind(IsalLib.LIB, "isal_deflate_set_dict",
                             FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
-                    h[6] = bind(lib, "isal_deflate", intPtr);
+                    h[3] = bind(IsalLib.LIB, "isal_deflate", INT_PTR);
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
-                    problem = SONAME + " cannot be loaded: " + e.getMessage();
+                    problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
                 }
             }
-            INFLATE_INIT = h[0];
-            INFLATE_RESET = h[1];
-            INFLATE = h[2];
-            DEFLATE_INIT = h[3];
-            DEFLATE_RESET = h[4];
-            DEFLATE_SET_DICT = h[5];
-            DEFLATE = h[6];
-            PROBLEM = problem != null ? problem : selfTest("ISA-L", new IsalInflateEngine(), new IsalDeflateEngine(1));
+            INIT = h[0];
+            RESET = h[1];
+            SET_DICT = h[2];
+            DEFLATE = h[3];
+            PROBLEM = problem != null ? problem : selfTest("ISA-L deflate", null, new IsalDeflateEngine(1));
         }
 
-        private Isal() {}
+        private IsalDeflate() {}
     }
 
     /** libdeflate's entry points, bound at first use. */
@@ -153,7 +203,7 @@ final class NativeEngines {
 
     /**
      * Null if the backend decodes the embedded stream (when it has an inflater) and its deflater's output of the same
-     * text decodes with the JDK's Inflater; else what went wrong. Ends both engines.
+     * text decodes with the JDK's Inflater (when it has a deflater); else what went wrong. Ends the engines given.
      */
     private static String selfTest(String backend, InflateEngine inflater, DeflateEngine deflater) {
         byte[] text = SELF_TEST_TEXT.repeat(40).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -172,6 +222,9 @@ final class NativeEngines {
                     return backend + " self-test failed: inflate gave " + n + " bytes, CRC 0x"
                             + Long.toHexString(crc.getValue());
                 }
+            }
+            if (deflater == null) {
+                return null;
             }
             deflater.setInput(text, 0, text.length);
             deflater.finish();
@@ -198,7 +251,9 @@ final class NativeEngines {
             if (inflater != null) {
                 inflater.end();
             }
-            deflater.end();
+            if (deflater != null) {
+                deflater.end();
+            }
         }
     }
 

@@ -10,6 +10,7 @@ import dev.sluice.gzip.TestData.Fixture;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import java.util.Random;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -296,6 +298,85 @@ class GzipInputStreamTest {
             }
             assertArrayEquals(expected, out.toByteArray(), "seed " + seed + " case " + i);
         }
+    }
+
+    /**
+     * transferTo into a plain FileOutputStream writes through its channel, from the native decoder's memory when the
+     * engine is ISA-L: the same bytes as the JDK over random members, after random reads, with random output limits.
+     */
+    @Test
+    void transferToAFileAgreesWithJdkAfterReadsAndUnderLimits(@TempDir Path dir) throws IOException {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        for (int i = 0; i < 40; i++) {
+            String what = "seed " + seed + " case " + i;
+            ByteArrayOutputStream gz = new ByteArrayOutputStream();
+            for (int m = 1 + r.nextInt(3); m > 0; m--) {
+                int size = r.nextInt(4) == 0 ? r.nextInt(10) : r.nextInt(700_000);
+                gz.writeBytes(TestData.member(GzipHeader.minimal(),
+                        r.nextBoolean() ? TestData.text(r, size) : TestData.mixed(r, size), r.nextInt(10)));
+            }
+            byte[] all = TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz.toByteArray())));
+            long limit = r.nextBoolean() ? Long.MAX_VALUE : r.nextInt(all.length + 2);
+            Path target = dir.resolve("out" + i);
+            try (GzipInputStream in = GzipInputStream.builder().maxOutputBytes(limit).bufferSize(1 + r.nextInt(70_000))
+                    .build(new TestData.RandomShortInputStream(new ByteArrayInputStream(gz.toByteArray()), seed + i));
+                    FileOutputStream out = new FileOutputStream(target.toFile())) {
+                int before = (int) Math.min(r.nextInt(3) == 0 ? r.nextInt(1000) : 0, Math.min(limit, all.length));
+                byte[] head = in.readNBytes(before);
+                out.write(head);
+                if (limit >= all.length) {
+                    assertEquals(all.length - before, in.transferTo(out), what);
+                    assertEquals(-1, in.read(), what);
+                } else {
+                    IOException e = assertThrows(IOException.class, () -> in.transferTo(out), what);
+                    assertTrue(e.getMessage().startsWith("gzip output exceeds the limit of " + limit), what);
+                    assertThrows(IOException.class, in::read, what + ": the failure sticks");
+                }
+            }
+            byte[] written = Files.readAllBytes(target);
+            assertArrayEquals(Arrays.copyOf(all, (int) Math.min(limit, all.length)), written, what);
+        }
+    }
+
+    @Test
+    void transferToAFileReportsCorruptionAndTheFailureSticks(@TempDir Path dir) throws IOException {
+        byte[] data = TestData.text(new Random(5), 600_000);
+        byte[] a = TestData.member(GzipHeader.minimal(), data, 6);
+        byte[] b = a.clone();
+        b[b.length - 8] ^= 1; // the second member's CRC
+        try (GzipInputStream in = new GzipInputStream(new ByteArrayInputStream(concat(a, b)));
+                FileOutputStream out = new FileOutputStream(dir.resolve("x").toFile())) {
+            ZipException e = assertThrows(ZipException.class, () -> in.transferTo(out));
+            assertTrue(e.getMessage().endsWith("in member at offset " + a.length), e.getMessage());
+            IOException again = assertThrows(IOException.class, () -> in.transferTo(out));
+            assertEquals("gzip stream failed earlier: " + e.getMessage(), again.getMessage());
+        }
+        byte[] cut = Arrays.copyOf(a, a.length / 2);
+        try (GzipInputStream in = new GzipInputStream(new ByteArrayInputStream(cut));
+                FileOutputStream out = new FileOutputStream(dir.resolve("y").toFile())) {
+            assertThrows(EOFException.class, () -> in.transferTo(out));
+        }
+    }
+
+    /** A FileOutputStream subclass may override write: transferTo must call it, never go around it to the channel. */
+    @Test
+    void transferToASubclassOfFileOutputStreamCallsItsWrite(@TempDir Path dir) throws IOException {
+        byte[] data = TestData.text(new Random(6), 900_000);
+        long[] seen = new long[1];
+        try (GzipInputStream in = new GzipInputStream(new ByteArrayInputStream(
+                TestData.member(GzipHeader.minimal(), data, 6)));
+                FileOutputStream out = new FileOutputStream(dir.resolve("z").toFile()) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        seen[0] += len;
+                        super.write(b, off, len);
+                    }
+                }) {
+            assertEquals(data.length, in.transferTo(out));
+        }
+        assertEquals(data.length, seen[0]);
+        assertArrayEquals(data, Files.readAllBytes(dir.resolve("z")));
     }
 
     static byte[] drain(byte[] gz) throws IOException {

@@ -12,8 +12,11 @@ import dev.sluice.testing.HostileInputStream.Mode;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +25,7 @@ import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * GzipInputStream's parallel mode (independent members: Sluice's SL subfield, BGZF's BC): the same bytes and the
@@ -109,7 +113,7 @@ class ParallelGzipInputTest {
     }
 
     @Test
-    void transferToWritesEverythingWithTheSameChecks() throws IOException {
+    void transferToWritesEverythingWithTheSameChecks(@TempDir Path dir) throws IOException {
         byte[] data = TestData.mixed(new Random(11), 700_000);
         byte[] gz = concat(write(Format.INDEPENDENT_MEMBERS, data, 70_001), gzip(data),
                 write(Format.BGZF, data, BLOCK));
@@ -121,6 +125,13 @@ class ParallelGzipInputTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             assertEquals(all.length - 1000, in.transferTo(out));
             assertArrayEquals(all, concat(head, out.toByteArray()), "threads " + threads);
+            // Into a plain FileOutputStream: the channel path, handing over between workers and this thread.
+            Path file = dir.resolve("t" + threads);
+            try (GzipInputStream again = open(gz, threads, Mode.RANDOM_SHORT, threads);
+                    FileOutputStream fileOut = new FileOutputStream(file.toFile())) {
+                assertEquals(all.length, again.transferTo(fileOut));
+            }
+            assertArrayEquals(all, Files.readAllBytes(file), "file, threads " + threads);
             GzipInputStream limited = GzipInputStream.builder().threads(threads).maxOutputBytes(all.length - 1)
                     .build(new ByteArrayInputStream(gz));
             IOException e = assertThrows(IOException.class, () -> limited.transferTo(new ByteArrayOutputStream()));
