@@ -35,7 +35,7 @@ final class JmhHarness {
     static double[] nanosPerOp(Experiment e, Case c, Corpus corpus) throws IOException {
         String bench = ExperimentBench.class.getPackageName() + "." + e.id() + "Bench";
         java.nio.file.Path results = java.nio.file.Files.createDirectories(corpus.dir().resolve("jmh"));
-        List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g",
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
                 "-D" + ExperimentBench.DATA_DIR + "=" + corpus.dir().toAbsolutePath()));
         String user = System.getProperty(ExperimentBench.USER_DATA);
         if (user != null) {

@@ -148,7 +148,8 @@ public final class QuickRunner {
         List<String> flags = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
         return System.getProperty("java.vm.vendor") + " " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.runtime.version") + "; flags: " + (flags.isEmpty() ? "none" : String.join(" ", flags))
-                + "; GC: " + String.join(", ", gcs) + "; max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB";
+                + "; GC: " + String.join(", ", gcs) + "; max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB"
+                + "; Sluice gunzip engine: " + dev.sluice.gzip.GzipEngines.inflateEngine();
     }
 
     private static Map<String, Object> row(Case c) {
