@@ -155,7 +155,9 @@ final class GzipFiles {
             temp = Files.createTempFile(dir, "." + target.getFileName(), ".sluice-tmp");
             TEMPS.add(temp);
             boolean warn;
-            try (InputStream in = open(source); OutputStream out = Files.newOutputStream(temp)) {
+            // A FileOutputStream, not Files.newOutputStream: GzipInputStream.transferTo writes a native decoder's
+            // output straight from its memory through a FileOutputStream's channel, without copying it to an array.
+            try (InputStream in = open(source); OutputStream out = new FileOutputStream(temp.toFile())) {
                 warn = t.apply(in, out);
             }
             copyAttributes(source, temp);
