@@ -55,6 +55,12 @@ public final class GzipInputStream extends InputStream {
      */
     static final int OUTPUT_CHUNK = Defaults.intProperty("sluice.gzip.outputChunk", 256 * 1024);
 
+    /** The output buffer's first size; it doubles up to {@link #OUTPUT_CHUNK} while decodes fill it. */
+    static final int FIRST_OUTPUT_CHUNK = 16 * 1024;
+
+    /** The input buffer's first size; it grows fourfold up to the buffer size while reads fill it. */
+    static final int FIRST_INPUT_CHUNK = 4 * 1024;
+
     /** The longest FNAME or FCOMMENT accepted: longer ones are rejected as corrupt rather than risking memory. */
     static final int MAX_HEADER_STRING = 1 << 20;
 
@@ -98,8 +104,13 @@ public final class GzipInputStream extends InputStream {
     private GzipHeader sequentialNext;
     private final CRC32 crc = new CRC32();
     private final CRC32 headerCrc = new CRC32();
-    /** Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. */
-    private final byte[] buf;
+    /**
+     * Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. It starts
+     * at {@link #FIRST_INPUT_CHUNK} and grows to {@link #bufferLimit} while reads fill it, so that a small stream does
+     * not pay for zeroing 64 KiB.
+     */
+    private byte[] buf;
+    private final int bufferLimit;
     private int pos;
     private int lim;
     /** Offset in the compressed stream of {@code buf[0]}. */
@@ -137,7 +148,8 @@ public final class GzipInputStream extends InputStream {
             InflateEngine engine, int threads) {
         this.in = in;
         this.threads = threads;
-        this.buf = new byte[KEEP + bufferSize];
+        this.bufferLimit = KEEP + bufferSize;
+        this.buf = new byte[KEEP + Math.min(bufferSize, FIRST_INPUT_CHUNK)];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
         this.engine = engine;
@@ -184,7 +196,10 @@ public final class GzipInputStream extends InputStream {
                     return deliver(decode(b, off, (int) Math.min(len, allowed)));
                 }
                 if (out == null) {
-                    out = new byte[OUTPUT_CHUNK];
+                    // Small first: a small stream would spend more time zeroing 256 KiB than decoding itself.
+                    out = new byte[Math.min(FIRST_OUTPUT_CHUNK, OUTPUT_CHUNK)];
+                } else if (outLim == out.length && out.length < OUTPUT_CHUNK) {
+                    out = new byte[Math.min(2 * out.length, OUTPUT_CHUNK)]; // the last decode filled it: grow
                 }
                 int n = decode(out, 0, out.length);
                 if (n < 0) {
@@ -465,7 +480,13 @@ public final class GzipInputStream extends InputStream {
             return true;
         }
         int keep = Math.min(KEEP, lim);
-        System.arraycopy(buf, lim - keep, buf, 0, keep);
+        byte[] next = buf;
+        if (lim == buf.length && buf.length < bufferLimit) {
+            // The last read filled it: the source has more than small-stream amounts, so grow towards the full size.
+            next = new byte[(int) Math.min((long) KEEP + 4L * (buf.length - KEEP), bufferLimit)];
+        }
+        System.arraycopy(buf, lim - keep, next, 0, keep);
+        buf = next;
         bufStart += lim - keep;
         pos = keep;
         lim = keep;

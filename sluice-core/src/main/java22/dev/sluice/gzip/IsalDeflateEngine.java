@@ -3,6 +3,7 @@ package dev.sluice.gzip;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 
 /**
@@ -11,7 +12,8 @@ import java.util.Objects;
  * Sluice's level n is ISA-L's level n (what {@code igzip -n} uses), with the library's default level-buffer size
  * ({@code ISAL_DEF_LVLn_DEFAULT}, as igzip); ISA-L's levels are faster than zlib's of the same number and compress
  * about as well as zlib's levels 1-4 (docs/benchmarks/gzip.md). Input is copied to C in bounded chunks, output lands
- * in a bounded native block and is copied out; native memory lives in one shared arena closed by {@link #end()}.
+ * in a bounded native block and is copied out; native memory lives in one shared arena closed by {@link #end()}, or by
+ * the garbage collector's cleaner if the engine is dropped unended.
  * Not thread-safe.
  */
 final class IsalDeflateEngine implements DeflateEngine {
@@ -44,6 +46,22 @@ final class IsalDeflateEngine implements DeflateEngine {
     private final MemorySegment in;
     private final MemorySegment out;
     private boolean ended;
+    /** Closes the arena once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
+    private final Cleaner.Cleanable release;
+
+    /** A class, not a lambda: linking the first lambda costs start-up time. */
+    private static final class Close implements Runnable {
+        private final Arena arena;
+
+        Close(Arena arena) {
+            this.arena = arena;
+        }
+
+        @Override
+        public void run() {
+            arena.close();
+        }
+    }
 
     /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
     private byte[] input;
@@ -69,6 +87,7 @@ final class IsalDeflateEngine implements DeflateEngine {
                 arena.close();
             }
         }
+        release = NativeEngines.CLEANER.register(this, new Close(arena));
         prepare();
     }
 
@@ -183,7 +202,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         if (!ended) {
             ended = true;
             input = null;
-            arena.close();
+            release.clean();
         }
     }
 

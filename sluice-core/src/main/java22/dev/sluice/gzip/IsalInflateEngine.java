@@ -3,7 +3,9 @@ package dev.sluice.gzip;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.zip.DataFormatException;
 
 /**
@@ -11,7 +13,9 @@ import java.util.zip.DataFormatException;
  * the gzip header and CRC staying in Java. Input is copied into a native block with a short prefix that keeps the
  * previous block's last bytes, because ISA-L hands unused look-ahead bytes back by moving {@code next_in} backwards;
  * output is decoded into a native staging block and copied out, so small reads do not each cost a downcall. Every
- * length passed to C is bounded here. Native memory: one shared arena per block, closed by {@link #end()}.
+ * length passed to C is bounded here. Native memory: ISA-L's state and the two blocks, in one shared arena that
+ * {@link #end()} hands to a small pool for the next decoder ({@link Memory}); an arena the pool has no room for is
+ * closed. A decoder dropped without {@code end()} hands its memory back when the garbage collector finds it.
  * Not thread-safe.
  */
 final class IsalInflateEngine implements InflateEngine {
@@ -35,7 +39,79 @@ final class IsalInflateEngine implements InflateEngine {
     /** Output decoded per call into the staging block. */
     private static final int OUT_CHUNK = 256 * 1024;
 
-    private final Arena arena = Arena.ofShared();
+    /**
+     * The native memory of one decoder. Kept between streams, at most {@link #POOL_MAX} of them, because a shared
+     * arena costs about 70 µs to create and close (closing is a handshake with every thread): 20 times what the JDK's
+     * GZIPInputStream needs for a whole small stream ({@code GzipInputBench.smallStreams}). Shared rather than
+     * confined because a decoder may serve different threads in turn (parallel workers, a stream handed over).
+     */
+    private static final class Memory {
+        final Arena arena = Arena.ofShared();
+        final MemorySegment state;
+        final MemorySegment in;
+        final MemorySegment out;
+
+        Memory() {
+            boolean ok = false;
+            try {
+                state = arena.allocate(STATE_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
+                in = arena.allocate(PREFIX + IN_CHUNK, 64);
+                out = arena.allocate(OUT_CHUNK, 64);
+                ok = true;
+            } finally {
+                if (!ok) {
+                    arena.close();
+                }
+            }
+        }
+    }
+
+    /** Idle decoders' memory: one per core is what parallel decoding keeps busy, and 8 bound it (5 MB). */
+    static final int POOL_MAX = Math.min(8, Runtime.getRuntime().availableProcessors());
+    private static final ArrayDeque<Memory> POOL = new ArrayDeque<>(); // guarded by itself
+
+    private static Memory takeMemory() {
+        synchronized (POOL) {
+            Memory m = POOL.poll();
+            if (m != null) {
+                return m;
+            }
+        }
+        return new Memory();
+    }
+
+    private static void giveBack(Memory m) {
+        synchronized (POOL) {
+            if (POOL.size() < POOL_MAX) {
+                POOL.push(m);
+                return;
+            }
+        }
+        m.arena.close();
+    }
+
+    /** Idle memory in the pool (for tests). */
+    static int pooled() {
+        synchronized (POOL) {
+            return POOL.size();
+        }
+    }
+
+    /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
+    private static final class GiveBack implements Runnable {
+        private final Memory memory;
+
+        GiveBack(Memory memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        public void run() {
+            giveBack(memory);
+        }
+    }
+
+    private final Cleaner.Cleanable release;
     private final MemorySegment state;
     private final MemorySegment in;
     private final MemorySegment out;
@@ -55,18 +131,21 @@ final class IsalInflateEngine implements InflateEngine {
     private boolean streamDone;
 
     IsalInflateEngine() {
+        Memory m = takeMemory();
         boolean ok = false;
         try {
-            state = arena.allocate(STATE_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
-            in = arena.allocate(PREFIX + IN_CHUNK, 64);
-            out = arena.allocate(OUT_CHUNK, 64);
-            NativeEngines.call(NativeEngines.IsalInflate.INIT, state);
+            // A full init whether the memory is new or pooled: nothing of the previous stream survives it.
+            NativeEngines.call(NativeEngines.IsalInflate.INIT, m.state);
             ok = true;
         } finally {
             if (!ok) {
-                arena.close();
+                m.arena.close();
             }
         }
+        release = NativeEngines.CLEANER.register(this, new GiveBack(m));
+        state = m.state;
+        in = m.in;
+        out = m.out;
         prepare();
     }
 
@@ -142,8 +221,8 @@ final class IsalInflateEngine implements InflateEngine {
             decode();
         }
         int n = Math.min(len, outLim - outPos);
-        // The view lives in this engine's arena: using it after end() throws IllegalStateException, never reads
-        // freed memory.
+        // Valid until the next call: after end() the memory may serve another decoder (never freed under a view,
+        // so a stale one reads wrong bytes, never freed memory). GzipInputStream writes each view out at once.
         ByteBuffer view = out.asSlice(outPos, n).asByteBuffer().asReadOnlyBuffer();
         outPos += n;
         return view;
@@ -237,7 +316,7 @@ final class IsalInflateEngine implements InflateEngine {
         if (!ended) {
             ended = true;
             input = null;
-            arena.close();
+            release.clean();
         }
     }
 

@@ -2,6 +2,7 @@ package dev.sluice.gzip;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.Cleaner;
 import java.util.Objects;
 
 /**
@@ -11,13 +12,40 @@ import java.util.Objects;
  * over as many calls as the caller's buffer needs. A second setInput before {@link #reset()}, a dictionary or a flush
  * mode other than NO_FLUSH throw {@link IllegalStateException}; before finish() deflate writes nothing. Levels 1..12
  * are libdeflate's (its 6 compresses like zlib's 6). Native memory: the compressor and two growable blocks, freed by
- * {@link #end()}. Not thread-safe.
+ * {@link #end()}, or by the garbage collector's cleaner if the engine is dropped unended. Not thread-safe.
  */
 final class LibdeflateEngine implements DeflateEngine {
     private final MemorySegment compressor;
     private final NativeBuffer in = new NativeBuffer();
     private final NativeBuffer out = new NativeBuffer();
     private boolean ended;
+    /** Frees once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
+    private final Cleaner.Cleanable release;
+
+    /** Frees the compressor and both blocks. A class, not a lambda: linking the first lambda costs start-up. */
+    private static final class Free implements Runnable {
+        private final MemorySegment compressor;
+        private final NativeBuffer in;
+        private final NativeBuffer out;
+
+        Free(MemorySegment compressor, NativeBuffer in, NativeBuffer out) {
+            this.compressor = compressor;
+            this.in = in;
+            this.out = out;
+        }
+
+        @Override
+        public void run() {
+            try {
+                NativeEngines.Libdeflate.FREE_COMPRESSOR.invokeExact(compressor);
+            } catch (Throwable t) {
+                throw NativeEngines.rethrow(t);
+            } finally {
+                in.close();
+                out.close();
+            }
+        }
+    }
 
     private byte[] input;
     private int inOff;
@@ -42,6 +70,7 @@ final class LibdeflateEngine implements DeflateEngine {
             throw new OutOfMemoryError("libdeflate_alloc_compressor(" + level + ") returned NULL");
         }
         compressor = c;
+        release = NativeEngines.CLEANER.register(this, new Free(c, in, out));
     }
 
     @Override
@@ -138,14 +167,7 @@ final class LibdeflateEngine implements DeflateEngine {
         if (!ended) {
             ended = true;
             input = null;
-            try {
-                NativeEngines.Libdeflate.FREE_COMPRESSOR.invokeExact(compressor);
-            } catch (Throwable t) {
-                throw NativeEngines.rethrow(t);
-            } finally {
-                in.close();
-                out.close();
-            }
+            release.clean();
         }
     }
 

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Seeded corruption of valid gzip files: flipped bytes in every region (header, deflate data, trailer) and
@@ -29,7 +33,8 @@ class GzipCorruptionTest {
     private record Sample(byte[] gz, byte[] data, int headerEnd) {}
 
     @Test
-    void flippedAndTruncatedInputOnlyEverThrowsIoExceptions() {
+    void flippedAndTruncatedInputOnlyEverThrowsIoExceptions(@TempDir Path dir) {
+        Path file = dir.resolve("out");
         long seed = Long.getLong("sluice.test.seed", System.nanoTime());
         List<Sample> samples = samples(new Random(seed));
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
@@ -62,9 +67,14 @@ class GzipCorruptionTest {
                     src = new TestData.RandomShortInputStream(src, i);
                 }
                 String ctx = "seed " + seed + " case " + i + ": " + what;
+                boolean viaFile = r.nextInt(4) == 0;
+                ctx += viaFile ? " (transferTo a file)" : "";
                 try {
-                    byte[] out = TestData.readAll(GzipInputStream.builder().bufferSize(1 + r.nextInt(9000))
-                            .maxOutputBytes(1 << 22).build(src));
+                    GzipInputStream in = GzipInputStream.builder().bufferSize(1 + r.nextInt(9000))
+                            .maxOutputBytes(1 << 22).build(src);
+                    // transferTo into a FileOutputStream takes another path: a native decoder's memory straight
+                    // to the file's channel.
+                    byte[] out = viaFile ? transferToFile(in, file) : TestData.readAll(in);
                     if (truncate) {
                         fail(ctx + ": truncated input decoded without an EOFException");
                     }
@@ -84,6 +94,13 @@ class GzipCorruptionTest {
             assertTrue(errors > CASES / 2, "seed " + seed + ": only " + errors + " errors");
             assertTrue(truncations > CASES / 8, "seed " + seed);
         });
+    }
+
+    private static byte[] transferToFile(GzipInputStream in, Path file) throws IOException {
+        try (in; FileOutputStream out = new FileOutputStream(file.toFile())) {
+            in.transferTo(out);
+        }
+        return Files.readAllBytes(file);
     }
 
     private static List<Sample> samples(Random r) {

@@ -184,6 +184,83 @@ class NativeEnginesTest {
         }
     }
 
+    /**
+     * ISA-L decoders hand their native memory to a bounded pool when they end, and the next decoder takes it: at most
+     * POOL_MAX stay idle however many were open, and a decoder on reused memory starts clean, even after one that
+     * ended mid-stream on corrupt data.
+     */
+    @Test
+    void decoderMemoryIsPooledBoundedAndStartsClean() throws Exception {
+        assumeTrue(nativeInUse(), "ISA-L not in use in this run");
+        Class<?> isal = Class.forName("dev.sluice.gzip.IsalInflateEngine");
+        java.lang.reflect.Method pooled = isal.getDeclaredMethod("pooled");
+        pooled.setAccessible(true);
+        java.lang.reflect.Field maxField = isal.getDeclaredField("POOL_MAX");
+        maxField.setAccessible(true);
+        int max = maxField.getInt(null);
+        java.util.List<InflateEngine> open = new java.util.ArrayList<>();
+        for (int i = 0; i < max + 5; i++) {
+            open.add(InflateEngine.create());
+        }
+        for (InflateEngine e : open) {
+            e.end();
+            e.end(); // twice: the memory goes back once
+        }
+        assertEquals(max, (int) pooled.invoke(null));
+        InflateEngine ended = open.get(0);
+        assertThrows(IllegalStateException.class, () -> ended.inflate(new byte[10], 0, 10));
+
+        Random r = new Random(SEED);
+        for (int round = 0; round < 50; round++) {
+            byte[] data = TestData.mixed(r, r.nextInt(600_000));
+            byte[] member = TestData.member(GzipHeader.minimal(), data, 1 + r.nextInt(9));
+            byte[] corrupt = member.clone();
+            corrupt[10 + r.nextInt(member.length - 18)] ^= (byte) (1 + r.nextInt(255));
+            // A stream that fails (or ends) part-way, its decoder ended with state left behind...
+            try (GzipInputStream g = new GzipInputStream(new ByteArrayInputStream(
+                    Arrays.copyOf(corrupt, 1 + r.nextInt(corrupt.length))))) {
+                g.readNBytes(r.nextInt(100_000));
+            } catch (IOException expected) {
+                // corrupt or truncated: the stream closes on the way out
+            }
+            // ...and the next stream, on the same memory, decodes exactly.
+            try (GzipInputStream g = new GzipInputStream(new ByteArrayInputStream(member))) {
+                assertArrayEquals(data, g.readAllBytes(), "seed " + SEED + " round " + round);
+            }
+        }
+        assertTrue((int) pooled.invoke(null) <= max);
+    }
+
+    /**
+     * Streams read to the end and dropped without close(), as many callers do: their native memory must come back
+     * when the garbage collector finds them (3,000 of each kind would otherwise hold about 4 GB).
+     */
+    @Test
+    void streamsDroppedWithoutCloseGiveTheirNativeMemoryBack() throws Exception {
+        byte[] data = TestData.text(new Random(SEED), 20_000);
+        byte[] member = TestData.member(GzipHeader.minimal(), data, 6);
+        System.gc();
+        long before = nativeOtherKiB();
+        for (int i = 0; i < 3_000; i++) {
+            GzipInputStream in = new GzipInputStream(new ByteArrayInputStream(member));
+            assertEquals(data.length, in.readAllBytes().length);
+            GzipOutputStream out = GzipOutputStream.builder().level(1 + i % 3) // ISA-L where it is in use
+                    .build(java.io.OutputStream.nullOutputStream());
+            out.write(data);
+            if (i % 100 == 99) {
+                System.gc(); // what a busy program's allocation would do on its own
+            }
+        }
+        System.gc();
+        Thread.sleep(200); // the cleaner thread runs after the collection
+        long after = nativeOtherKiB();
+        System.out.println("NMT Other before 3000 dropped streams " + before + " KiB, after " + after + " KiB");
+        if (before > 0) {
+            assertTrue(after - before < 512 * 1024, "native memory (NMT Other) grew from " + before + " to " + after
+                    + " KiB: streams dropped unclosed keep their native memory");
+        }
+    }
+
     /** 10^4 streams opened and closed, a third corrupt and a third truncated: must neither crash nor leak. */
     @Test
     void manyOpenCloseCyclesWithFailuresLeaveNativeMemoryFlat() throws IOException {

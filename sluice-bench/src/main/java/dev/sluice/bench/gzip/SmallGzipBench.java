@@ -1,0 +1,72 @@
+package dev.sluice.bench.gzip;
+
+import dev.sluice.gzip.GzipInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Many small gzip streams, as an HTTP client or a message consumer decodes them: one stream of {@link #size} bytes
+ * of text (compressed by the JDK at level 6, held in memory) opened, read to the end with {@code readAllBytes} and
+ * closed per operation, by {@link GzipInputStream} and by the JDK's {@link GZIPInputStream}. What a stream costs to
+ * set up (buffers, the decoder and its native memory) decides this, not decoding speed. Run the native engines with
+ * {@code -jvmArgsAppend --enable-native-access=ALL-UNNAMED}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class SmallGzipBench {
+    /** Uncompressed bytes per stream. */
+    @Param({"1000", "16000"})
+    public int size;
+
+    private byte[] gz;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; text.length() < size; i++) {
+            text.append("{\"id\":").append(i).append(",\"name\":\"item ").append(i * 7919 % 1000)
+                    .append("\",\"tags\":[\"a\",\"b\"]}\n");
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(text.substring(0, size).getBytes(StandardCharsets.US_ASCII));
+        }
+        gz = bytes.toByteArray();
+    }
+
+    @Benchmark
+    public int sluice() throws IOException {
+        try (InputStream in = new GzipInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes().length;
+        }
+    }
+
+    @Benchmark
+    public int jdk() throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes().length;
+        }
+    }
+}
