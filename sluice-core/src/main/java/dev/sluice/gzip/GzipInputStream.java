@@ -18,10 +18,12 @@ import java.util.zip.ZipException;
  * one stream as {@code gzip -d} does, and nothing after the last member passes silently.
  *
  * <ul>
- *   <li><b>Buffered:</b> yes, on both sides: it reads its source in chunks of {@link #DEFAULT_BUFFER_SIZE} bytes
- *       (so do not put a {@code BufferedInputStream} under it), serves reads shorter than 256 KiB from a 256 KiB
- *       buffer of decoded bytes, and decodes longer reads straight into the caller's array. Large inflate calls
- *       are what make it faster than {@link java.util.zip.GZIPInputStream} (docs/benchmarks/gzip.md).</li>
+ *   <li><b>Buffered:</b> yes, on both sides: it reads its source in chunks of up to {@link #DEFAULT_BUFFER_SIZE}
+ *       bytes (so do not put a {@code BufferedInputStream} under it), serves reads shorter than 256 KiB from a
+ *       buffer of decoded bytes of up to 256 KiB, and decodes longer reads straight into the caller's array. Both
+ *       buffers start small (4 and 16 KiB) and grow while they fill, so a small stream costs about what the JDK's
+ *       does. Large inflate calls are what make it faster than {@link java.util.zip.GZIPInputStream}
+ *       (docs/benchmarks/gzip.md).</li>
  *   <li><b>Headers:</b> FTEXT, FEXTRA, FNAME, FCOMMENT, MTIME, XFL and OS are exposed by {@link #header()} for the
  *       current member; FHCRC is verified when present.</li>
  *   <li><b>Bad input:</b> corrupt data (bad magic, method, reserved flags, header CRC, deflate data, CRC32, ISIZE) is a
@@ -33,7 +35,9 @@ import java.util.zip.ZipException;
  *       {@link IOException}. After any exception every further read throws.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
- *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe.</li>
+ *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
+ *       stream dropped without {@code close()} gets its native memory back when the garbage collector finds it, as
+ *       the JDK's {@code Inflater} does; its source stays open.</li>
  * </ul>
  */
 public final class GzipInputStream extends InputStream {

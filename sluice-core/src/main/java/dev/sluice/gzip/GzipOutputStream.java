@@ -22,7 +22,8 @@ import java.util.zip.Deflater;
  *       header is written with the first data (or at {@link #finish()}), so constructing never does I/O.</li>
  *   <li><b>Thread safety:</b> none. <b>Closing:</b> {@link #close()} finishes the member, frees the compressor's
  *       native memory and closes the underlying stream, even when finishing fails; closing twice is safe.
- *       {@link #finish()} completes the member without closing.</li>
+ *       {@link #finish()} completes the member without closing. A stream dropped unclosed gets its compressor's
+ *       native memory back when the garbage collector finds it, as the JDK's {@code Deflater} does.</li>
  *   <li><b>Bad input:</b> null arrays and bad ranges as {@link OutputStream} specifies; writing after finish or
  *       close is an {@link IOException}.</li>
  *   <li><b>Failures:</b> once a write to the underlying stream has failed, compressed bytes may be lost, so the
