@@ -12,9 +12,10 @@ import java.util.zip.Deflater;
  * using several cores.
  *
  * <ul>
- *   <li><b>Buffered:</b> yes; small writes are gathered in an input buffer, writes of {@link #DEFAULT_BUFFER_SIZE}
- *       bytes or more go to the compressor straight from the caller's array, and compressed output leaves in chunks
- *       of that size, so no {@code BufferedOutputStream} is needed on either side.</li>
+ *   <li><b>Buffered:</b> yes; small writes are gathered in an input buffer, writes as long as the buffer go to the
+ *       compressor straight from the caller's array, and compressed output leaves in chunks of up to the buffer
+ *       size, so no {@code BufferedOutputStream} is needed on either side. Both buffers start at 8 KiB and grow to
+ *       the buffer size ({@link #DEFAULT_BUFFER_SIZE}) while they fill, so a small stream stays cheap.</li>
  *   <li><b>flush():</b> by default a SYNC_FLUSH, so everything written so far can be decompressed by the reader
  *       (unlike {@link java.util.zip.GZIPOutputStream}'s default); each costs a few bytes and some ratio, so
  *       {@link Builder#syncFlush(boolean) syncFlush(false)} makes flush() only flush the underlying stream.</li>
@@ -42,6 +43,9 @@ public final class GzipOutputStream extends OutputStream {
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.gzip.outputBufferSize", 64 * 1024);
 
+    /** Both buffers' first size (or the buffer size, when smaller). */
+    static final int FIRST_BUFFER_SIZE = 8 * 1024;
+
     /** The default level, 6, gzip's and zlib's default balance of speed and ratio. */
     public static final int DEFAULT_LEVEL = 6;
 
@@ -57,10 +61,15 @@ public final class GzipOutputStream extends OutputStream {
     private final int level;
     private final boolean syncFlush;
     private final CRC32 crc = new CRC32();
-    /** Gathered small writes: {@code in[0..inLen)}. */
-    private final byte[] in;
+    /**
+     * Gathered small writes: {@code in[0..inLen)}. This and {@link #buf}, for compressed output, start at
+     * {@link #FIRST_BUFFER_SIZE} and grow to {@link #bufferSize} while they fill, so that a small stream does not pay
+     * for zeroing 128 KiB.
+     */
+    private byte[] in;
     private int inLen;
-    private final byte[] buf;
+    private byte[] buf;
+    private final int bufferSize;
     private long size;
     private boolean headerWritten;
     private boolean finished;
@@ -80,8 +89,9 @@ public final class GzipOutputStream extends OutputStream {
         this.level = level;
         this.header = header;
         this.syncFlush = syncFlush;
-        this.in = new byte[bufferSize];
-        this.buf = new byte[bufferSize];
+        this.bufferSize = bufferSize;
+        this.in = new byte[Math.min(bufferSize, FIRST_BUFFER_SIZE)];
+        this.buf = new byte[Math.min(bufferSize, FIRST_BUFFER_SIZE)];
         this.engine = DeflateEngine.create(level, strategy);
     }
 
@@ -137,11 +147,10 @@ public final class GzipOutputStream extends OutputStream {
             if (syncFlush && !finished) {
                 drainInput();
                 writeHeaderOnce();
-                int n;
-                do {
-                    n = engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH);
-                    out.write(buf, 0, n);
-                } while (n == buf.length); // a full buffer may mean more flushed output is waiting
+                // A full buffer may mean more flushed output is waiting.
+                while (emit(engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH))) {
+                    // emit wrote it
+                }
             }
             out.flush();
         } catch (Throwable t) {
@@ -160,7 +169,7 @@ public final class GzipOutputStream extends OutputStream {
             writeHeaderOnce();
             engine.finish();
             while (!engine.finished()) {
-                out.write(buf, 0, engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
+                emit(engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
             }
             GzipFormat.writeTrailer(out, crc.getValue(), size);
         } catch (Throwable t) {
@@ -251,7 +260,27 @@ public final class GzipOutputStream extends OutputStream {
             int n = inLen;
             inLen = 0;
             deflate(in, 0, n);
+            if (n == in.length && n < bufferSize) {
+                // It filled: the writer writes more than small-stream amounts, so grow towards the full size (the
+                // engine let go of the old array when deflate returned).
+                in = new byte[Math.min(2 * n, bufferSize)];
+            }
         }
+    }
+
+    /**
+     * Writes {@code buf[0..n)} and returns whether the call filled {@code buf}; a full one is replaced by a larger
+     * one, up to the buffer size, for the calls that follow.
+     */
+    private boolean emit(int n) throws IOException {
+        if (n > 0) {
+            out.write(buf, 0, n);
+        }
+        boolean full = n == buf.length;
+        if (full && buf.length < bufferSize) {
+            buf = new byte[Math.min(2 * buf.length, bufferSize)];
+        }
+        return full;
     }
 
     private void deflate(byte[] b, int off, int len) throws IOException {
@@ -260,10 +289,7 @@ public final class GzipOutputStream extends OutputStream {
         size += len;
         engine.setInput(b, off, len);
         while (!engine.needsInput()) {
-            int n = engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH);
-            if (n > 0) {
-                out.write(buf, 0, n);
-            }
+            emit(engine.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
         }
     }
 

@@ -12,8 +12,9 @@ import java.util.Objects;
  * Sluice's level n is ISA-L's level n (what {@code igzip -n} uses), with the library's default level-buffer size
  * ({@code ISAL_DEF_LVLn_DEFAULT}, as igzip); ISA-L's levels are faster than zlib's of the same number and compress
  * about as well as zlib's levels 1-4 (docs/benchmarks/gzip.md). Input is copied to C in bounded chunks, output lands
- * in a bounded native block and is copied out; native memory lives in one shared arena closed by {@link #end()}, or by
- * the garbage collector's cleaner if the engine is dropped unended.
+ * in a bounded native block and is copied out. Native memory lives in one shared arena that {@link #end()} (or the
+ * garbage collector's cleaner, if the engine is dropped unended) hands to a small pool ({@link MemoryPool}) for the
+ * next compressor; an arena the pool has no room for is closed.
  * Not thread-safe.
  */
 final class IsalDeflateEngine implements DeflateEngine {
@@ -40,26 +41,56 @@ final class IsalDeflateEngine implements DeflateEngine {
     private static final int DICT_MAX = 32 * 1024;
 
     private final int level;
-    private final Arena arena = Arena.ofShared();
     private final MemorySegment stream;
     private final MemorySegment levelBuf;
     private final MemorySegment in;
     private final MemorySegment out;
     private boolean ended;
-    /** Closes the arena once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
+    /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
     private final Cleaner.Cleanable release;
 
-    /** A class, not a lambda: linking the first lambda costs start-up time. */
-    private static final class Close implements Runnable {
-        private final Arena arena;
+    /**
+     * The native memory of one compressor, kept between streams in {@link #POOL}. The level buffer is the largest
+     * (level 3's) whatever the level, so that any level can reuse any block; ISA-L is told the level's own size.
+     */
+    private static final class Memory {
+        final Arena arena = Arena.ofShared();
+        final MemorySegment stream;
+        final MemorySegment levelBuf;
+        final MemorySegment in;
+        final MemorySegment out;
 
-        Close(Arena arena) {
-            this.arena = arena;
+        Memory() {
+            boolean ok = false;
+            try {
+                stream = arena.allocate(STREAM_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
+                levelBuf = arena.allocate(LEVEL_BUF_SIZES[3], 64);
+                in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
+                out = arena.allocate(OUT_CHUNK, 64);
+                ok = true;
+            } finally {
+                if (!ok) {
+                    arena.close();
+                }
+            }
+        }
+    }
+
+    private static final MemoryPool<Memory> POOL = new MemoryPool<>();
+
+    /** A class, not a lambda: linking the first lambda costs start-up time. */
+    private static final class GiveBack implements Runnable {
+        private final Memory memory;
+
+        GiveBack(Memory memory) {
+            this.memory = memory;
         }
 
         @Override
         public void run() {
-            arena.close();
+            if (!POOL.offer(memory)) {
+                memory.arena.close();
+            }
         }
     }
 
@@ -74,26 +105,31 @@ final class IsalDeflateEngine implements DeflateEngine {
             throw new IllegalArgumentException("ISA-L deflate level outside 1..3: " + level);
         }
         this.level = level;
+        Memory m = POOL.poll();
+        if (m == null) {
+            m = new Memory();
+        }
         boolean ok = false;
         try {
-            stream = arena.allocate(STREAM_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
-            levelBuf = arena.allocate(LEVEL_BUF_SIZES[level], 64);
-            in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
-            out = arena.allocate(OUT_CHUNK, 64);
-            NativeEngines.call(NativeEngines.IsalDeflate.INIT, stream);
+            // A full init whether the memory is new or pooled: nothing of the previous stream survives it.
+            NativeEngines.call(NativeEngines.IsalDeflate.INIT, m.stream);
             ok = true;
         } finally {
             if (!ok) {
-                arena.close();
+                m.arena.close();
             }
         }
-        release = NativeEngines.CLEANER.register(this, new Close(arena));
+        release = NativeEngines.CLEANER.register(this, new GiveBack(m));
+        stream = m.stream;
+        levelBuf = m.levelBuf;
+        in = m.in;
+        out = m.out;
         prepare();
     }
 
     private void prepare() {
         stream.set(ValueLayout.JAVA_INT, LEVEL, level);
-        stream.set(ValueLayout.JAVA_INT, LEVEL_BUF_SIZE, (int) levelBuf.byteSize());
+        stream.set(ValueLayout.JAVA_INT, LEVEL_BUF_SIZE, LEVEL_BUF_SIZES[level]); // the level's, not the block's
         stream.set(ValueLayout.ADDRESS, LEVEL_BUF, levelBuf);
         stream.set(ValueLayout.JAVA_SHORT, GZIP_FLAG, (short) 0);
         stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) 0);

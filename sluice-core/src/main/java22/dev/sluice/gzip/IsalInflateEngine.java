@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.zip.DataFormatException;
 
 /**
@@ -40,10 +39,8 @@ final class IsalInflateEngine implements InflateEngine {
     private static final int OUT_CHUNK = 256 * 1024;
 
     /**
-     * The native memory of one decoder. Kept between streams, at most {@link #POOL_MAX} of them, because a shared
-     * arena costs about 70 µs to create and close (closing is a handshake with every thread): 20 times what the JDK's
-     * GZIPInputStream needs for a whole small stream ({@code GzipInputBench.smallStreams}). Shared rather than
-     * confined because a decoder may serve different threads in turn (parallel workers, a stream handed over).
+     * The native memory of one decoder, kept between streams in {@link #POOL}. Shared rather than confined because a
+     * decoder may serve different threads in turn (parallel workers, a stream handed over).
      */
     private static final class Memory {
         final Arena arena = Arena.ofShared();
@@ -66,35 +63,22 @@ final class IsalInflateEngine implements InflateEngine {
         }
     }
 
-    /** Idle decoders' memory: one per core is what parallel decoding keeps busy, and 8 bound it (5 MB). */
-    static final int POOL_MAX = Math.min(8, Runtime.getRuntime().availableProcessors());
-    private static final ArrayDeque<Memory> POOL = new ArrayDeque<>(); // guarded by itself
+    private static final MemoryPool<Memory> POOL = new MemoryPool<>();
 
     private static Memory takeMemory() {
-        synchronized (POOL) {
-            Memory m = POOL.poll();
-            if (m != null) {
-                return m;
-            }
-        }
-        return new Memory();
+        Memory m = POOL.poll();
+        return m != null ? m : new Memory();
     }
 
     private static void giveBack(Memory m) {
-        synchronized (POOL) {
-            if (POOL.size() < POOL_MAX) {
-                POOL.push(m);
-                return;
-            }
+        if (!POOL.offer(m)) {
+            m.arena.close();
         }
-        m.arena.close();
     }
 
     /** Idle memory in the pool (for tests). */
     static int pooled() {
-        synchronized (POOL) {
-            return POOL.size();
-        }
+        return POOL.size();
     }
 
     /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */

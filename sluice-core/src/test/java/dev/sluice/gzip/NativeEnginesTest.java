@@ -186,7 +186,7 @@ class NativeEnginesTest {
 
     /**
      * ISA-L decoders hand their native memory to a bounded pool when they end, and the next decoder takes it: at most
-     * POOL_MAX stay idle however many were open, and a decoder on reused memory starts clean, even after one that
+     * MemoryPool.MAX stay idle however many were open, and a decoder on reused memory starts clean, even after one that
      * ended mid-stream on corrupt data.
      */
     @Test
@@ -195,7 +195,7 @@ class NativeEnginesTest {
         Class<?> isal = Class.forName("dev.sluice.gzip.IsalInflateEngine");
         java.lang.reflect.Method pooled = isal.getDeclaredMethod("pooled");
         pooled.setAccessible(true);
-        java.lang.reflect.Field maxField = isal.getDeclaredField("POOL_MAX");
+        java.lang.reflect.Field maxField = Class.forName("dev.sluice.gzip.MemoryPool").getDeclaredField("MAX");
         maxField.setAccessible(true);
         int max = maxField.getInt(null);
         java.util.List<InflateEngine> open = new java.util.ArrayList<>();

@@ -1,10 +1,12 @@
 package dev.sluice.bench.gzip;
 
 import dev.sluice.gzip.GzipInputStream;
+import dev.sluice.gzip.GzipOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
@@ -25,7 +27,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Many small gzip streams, as an HTTP client or a message consumer decodes them: one stream of {@link #size} bytes
  * of text (compressed by the JDK at level 6, held in memory) opened, read to the end with {@code readAllBytes} and
- * closed per operation, by {@link GzipInputStream} and by the JDK's {@link GZIPInputStream}. What a stream costs to
+ * closed per operation, by {@link GzipInputStream} and by the JDK's {@link GZIPInputStream}; and the same text
+ * compressed into one stream ({@code write*}). What a stream costs to
  * set up (buffers, the decoder and its native memory) decides this, not decoding speed. Run the native engines with
  * {@code -jvmArgsAppend --enable-native-access=ALL-UNNAMED}.
  */
@@ -41,6 +44,7 @@ public class SmallGzipBench {
     public int size;
 
     private byte[] gz;
+    private byte[] text;
 
     @Setup(Level.Trial)
     public void setup() throws IOException {
@@ -49,9 +53,10 @@ public class SmallGzipBench {
             text.append("{\"id\":").append(i).append(",\"name\":\"item ").append(i * 7919 % 1000)
                     .append("\",\"tags\":[\"a\",\"b\"]}\n");
         }
+        this.text = text.substring(0, size).getBytes(StandardCharsets.US_ASCII);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (GZIPOutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(text.substring(0, size).getBytes(StandardCharsets.US_ASCII));
+            out.write(this.text);
         }
         gz = bytes.toByteArray();
     }
@@ -68,5 +73,35 @@ public class SmallGzipBench {
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
             return in.readAllBytes().length;
         }
+    }
+
+    /** Compressing one stream at the default level 6: {@link GzipOutputStream} (zlib for one member). */
+    @Benchmark
+    public int writeSluice() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(gz.length + 64);
+        try (OutputStream out = new GzipOutputStream(sink)) {
+            out.write(text);
+        }
+        return sink.size();
+    }
+
+    /** The same with the JDK's {@link GZIPOutputStream} (level 6). */
+    @Benchmark
+    public int writeJdk() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(gz.length + 64);
+        try (OutputStream out = new GZIPOutputStream(sink)) {
+            out.write(text);
+        }
+        return sink.size();
+    }
+
+    /** Level 1: ISA-L where the native engines are in use, else zlib. */
+    @Benchmark
+    public int writeSluiceLevel1() throws IOException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(gz.length + 64);
+        try (OutputStream out = GzipOutputStream.builder().level(1).build(sink)) {
+            out.write(text);
+        }
+        return sink.size();
     }
 }
