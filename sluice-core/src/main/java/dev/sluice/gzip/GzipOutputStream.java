@@ -147,10 +147,10 @@ public final class GzipOutputStream extends OutputStream {
             if (syncFlush && !finished) {
                 drainInput();
                 writeHeaderOnce();
-                // A full buffer may mean more flushed output is waiting.
-                while (emit(engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH))) {
-                    // emit wrote it
-                }
+                boolean full;
+                do {
+                    full = emit(engine.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH));
+                } while (full); // a full buffer may mean more flushed output is waiting
             }
             out.flush();
         } catch (Throwable t) {

@@ -1,6 +1,5 @@
 package dev.sluice.gzip;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
@@ -53,8 +52,7 @@ final class IsalDeflateEngine implements DeflateEngine {
      * The native memory of one compressor, kept between streams in {@link #POOL}. The level buffer is the largest
      * (level 3's) whatever the level, so that any level can reuse any block; ISA-L is told the level's own size.
      */
-    private static final class Memory {
-        final Arena arena = Arena.ofShared();
+    private static final class Memory extends MemoryPool.Block {
         final MemorySegment stream;
         final MemorySegment levelBuf;
         final MemorySegment in;
@@ -77,22 +75,6 @@ final class IsalDeflateEngine implements DeflateEngine {
     }
 
     private static final MemoryPool<Memory> POOL = new MemoryPool<>();
-
-    /** A class, not a lambda: linking the first lambda costs start-up time. */
-    private static final class GiveBack implements Runnable {
-        private final Memory memory;
-
-        GiveBack(Memory memory) {
-            this.memory = memory;
-        }
-
-        @Override
-        public void run() {
-            if (!POOL.offer(memory)) {
-                memory.arena.close();
-            }
-        }
-    }
 
     /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
     private byte[] input;
@@ -119,7 +101,7 @@ final class IsalDeflateEngine implements DeflateEngine {
                 m.arena.close();
             }
         }
-        release = NativeEngines.CLEANER.register(this, new GiveBack(m));
+        release = POOL.lease(this, m);
         stream = m.stream;
         levelBuf = m.levelBuf;
         in = m.in;

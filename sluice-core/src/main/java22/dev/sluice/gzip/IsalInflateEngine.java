@@ -1,6 +1,5 @@
 package dev.sluice.gzip;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
@@ -13,8 +12,8 @@ import java.util.zip.DataFormatException;
  * previous block's last bytes, because ISA-L hands unused look-ahead bytes back by moving {@code next_in} backwards;
  * output is decoded into a native staging block and copied out, so small reads do not each cost a downcall. Every
  * length passed to C is bounded here. Native memory: ISA-L's state and the two blocks, in one shared arena that
- * {@link #end()} hands to a small pool for the next decoder ({@link Memory}); an arena the pool has no room for is
- * closed. A decoder dropped without {@code end()} hands its memory back when the garbage collector finds it.
+ * {@link #end()} hands to a small pool for the next decoder ({@link MemoryPool}); an arena the pool has no room for
+ * is closed. A decoder dropped without {@code end()} hands its memory back when the garbage collector finds it.
  * Not thread-safe.
  */
 final class IsalInflateEngine implements InflateEngine {
@@ -38,12 +37,8 @@ final class IsalInflateEngine implements InflateEngine {
     /** Output decoded per call into the staging block. */
     private static final int OUT_CHUNK = 256 * 1024;
 
-    /**
-     * The native memory of one decoder, kept between streams in {@link #POOL}. Shared rather than confined because a
-     * decoder may serve different threads in turn (parallel workers, a stream handed over).
-     */
-    private static final class Memory {
-        final Arena arena = Arena.ofShared();
+    /** The native memory of one decoder, kept between streams in {@link #POOL}. */
+    private static final class Memory extends MemoryPool.Block {
         final MemorySegment state;
         final MemorySegment in;
         final MemorySegment out;
@@ -65,36 +60,12 @@ final class IsalInflateEngine implements InflateEngine {
 
     private static final MemoryPool<Memory> POOL = new MemoryPool<>();
 
-    private static Memory takeMemory() {
-        Memory m = POOL.poll();
-        return m != null ? m : new Memory();
-    }
-
-    private static void giveBack(Memory m) {
-        if (!POOL.offer(m)) {
-            m.arena.close();
-        }
-    }
-
     /** Idle memory in the pool (for tests). */
     static int pooled() {
         return POOL.size();
     }
 
     /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
-    private static final class GiveBack implements Runnable {
-        private final Memory memory;
-
-        GiveBack(Memory memory) {
-            this.memory = memory;
-        }
-
-        @Override
-        public void run() {
-            giveBack(memory);
-        }
-    }
-
     private final Cleaner.Cleanable release;
     private final MemorySegment state;
     private final MemorySegment in;
@@ -115,7 +86,10 @@ final class IsalInflateEngine implements InflateEngine {
     private boolean streamDone;
 
     IsalInflateEngine() {
-        Memory m = takeMemory();
+        Memory m = POOL.poll();
+        if (m == null) {
+            m = new Memory();
+        }
         boolean ok = false;
         try {
             // A full init whether the memory is new or pooled: nothing of the previous stream survives it.
@@ -126,7 +100,7 @@ final class IsalInflateEngine implements InflateEngine {
                 m.arena.close();
             }
         }
-        release = NativeEngines.CLEANER.register(this, new GiveBack(m));
+        release = POOL.lease(this, m);
         state = m.state;
         in = m.in;
         out = m.out;

@@ -70,7 +70,7 @@ final class LibdeflateEngine implements DeflateEngine {
             throw new OutOfMemoryError("libdeflate_alloc_compressor(" + level + ") returned NULL");
         }
         compressor = c;
-        release = NativeEngines.CLEANER.register(this, new Free(c, in, out));
+        release = MemoryPool.Cleaning.CLEANER.register(this, new Free(c, in, out));
     }
 
     @Override

@@ -7,9 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.lang.ref.Cleaner;
 import java.util.Arrays;
-import java.util.concurrent.ThreadFactory;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
@@ -40,23 +38,6 @@ final class NativeEngines {
         -54, 45, -5, -44, -121, -44, -36, 60, 5, 12, 24, 48, 96, -64, -128, 1, 3, 6, 12, 63, 30, 62};
     private static final String SELF_TEST_TEXT = "Sluice self-test: ISA-L and libdeflate through java.lang.foreign. ";
     private static final long SELF_TEST_CRC = 0x0d0ff3f9L;
-
-    /**
-     * Frees (or pools) an engine's native memory when the engine becomes unreachable without {@code end()}: a
-     * stream nobody closed, as the JDK's Inflater and Deflater free zlib's memory. Without it a shared arena, which
-     * only {@code close()} frees, would leak for good. One daemon thread, made on first use.
-     */
-    static final Cleaner CLEANER = Cleaner.create(new CleanerThreads());
-
-    /** A class, not a lambda: linking the first lambda costs start-up time. */
-    private static final class CleanerThreads implements ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "sluice-native-cleaner");
-            t.setDaemon(true);
-            return t;
-        }
-    }
 
     static String isalInflateProblem() {
         return IsalInflate.PROBLEM;
