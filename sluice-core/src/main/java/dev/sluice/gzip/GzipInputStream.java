@@ -306,7 +306,7 @@ public final class GzipInputStream extends InputStream {
         failure = e instanceof IOException ? (IOException) e : new IOException(e);
     }
 
-    /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if n <= 0. */
+    /** Skips by decoding (every skipped byte is still checked); returns the number skipped, 0 if {@code n <= 0}. */
     @Override
     public long skip(long n) throws IOException {
         ensureOpen();
