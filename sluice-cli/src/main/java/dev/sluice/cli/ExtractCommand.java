@@ -23,7 +23,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "extract", mixinStandardHelpOptions = true,
         description = {"Write a byte range of a gzip FILE's uncompressed data to stdout, using its index.",
             "The index is --index, else FILE.sgzi, else FILE.gzidx (from 'sluice index'), else built in memory.",
-            "A range past the end is cut at the end. Exit status: 0 ok, 2 trouble."})
+            "A range past the end is cut at the end.",
+            "Exit status: 0 ok; 2 trouble: a usage error (a negative or too large -s or -n included), or an"
+                + " unreadable or corrupt FILE or index."})
 final class ExtractCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE.gz")
@@ -33,9 +35,9 @@ final class ExtractCommand implements Callable<Integer> {
             description = "First uncompressed byte to write (default 0).")
     long offset;
 
-    @Option(names = {"-n", "--length"}, paramLabel = "M", defaultValue = "-1",
+    @Option(names = {"-n", "--length"}, paramLabel = "M",
             description = "Bytes to write (default: to the end).")
-    long length;
+    Long length;
 
     @Option(names = {"-i", "--index"}, paramLabel = "INDEX", description = "Index file (Sluice's or indexed_gzip's).")
     Path index;
@@ -51,11 +53,15 @@ final class ExtractCommand implements Callable<Integer> {
         if (offset < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--offset must not be negative: " + offset);
         }
+        if (length != null && length < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--length must not be negative: " + length);
+        }
         GzipIndex ix = index != null ? GzipIndex.load(index) : findIndex(file);
         try (SeekableByteChannel ch = ix.openChannel(file);
                 OutputStream sink = output != null ? Files.newOutputStream(output)
                         : new FileOutputStream(FileDescriptor.out)) {
-            long end = length < 0 ? ch.size() : Math.min(ch.size(), offset + Math.min(length, Long.MAX_VALUE - offset));
+            long end = length == null ? ch.size()
+                    : Math.min(ch.size(), offset + Math.min(length, Long.MAX_VALUE - offset));
             ch.position(offset);
             ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
             for (long p = offset; p < end; ) {

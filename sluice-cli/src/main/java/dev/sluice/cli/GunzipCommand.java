@@ -16,9 +16,9 @@ import picocli.CommandLine.Option;
  * {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning (exit 2) with
  * the data kept, as gzip does; trailing zeros pass silently.
  */
-@Command(name = "gunzip", mixinStandardHelpOptions = true,
+@Command(name = "gunzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
-            "Exit status: 0 ok, 1 error, 2 warning (as gzip)."})
+            GzipFiles.FILES_AND_EXIT_STATUS})
 final class GunzipCommand implements Callable<Integer> {
 
     @CommandLine.Mixin

@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
  * thread), {@code --bgzf} htslib's BGZF. The output stores the input's name and modification time as gzip does
  * (BGZF has no room for them).
  */
-@Command(name = "gzip", mixinStandardHelpOptions = true,
+@Command(name = "gzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Compress FILEs (or stdin to stdout) into gzip format, in parallel.",
-            "Exit status: 0 ok, 1 error, 2 warning (as gzip)."})
+            GzipFiles.FILES_AND_EXIT_STATUS})
 final class GzipCommand implements Callable<Integer> {
     private int level = 6;
 

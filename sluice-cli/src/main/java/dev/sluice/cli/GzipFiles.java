@@ -23,15 +23,22 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 
 /**
- * What {@code sluice gzip} and {@code sluice gunzip} share: gzip's exit codes (0 ok, 1 error, 2 warning; an error
- * wins over a warning), messages in gzip's words, and safe output. Output goes to a temporary file in the target's
- * directory that is renamed over the target only once it is complete and closed, so a failure or Ctrl-C never leaves
- * a partial file; the input is removed only after that rename.
+ * What {@code sluice gzip} and {@code sluice gunzip} share: gzip's exit codes (0 ok, 1 error or usage error, 2
+ * warning; an error wins over a warning; a failing file does not stop the next one), messages in gzip's words, and
+ * safe output. Output goes to a temporary file in the target's directory that is renamed over the target only once it
+ * is complete and closed, so a failure or Ctrl-C never leaves a partial file; the input is removed only after that
+ * rename.
  */
 final class GzipFiles {
     static final int OK = 0;
     static final int ERROR = 1;
     static final int WARNING = 2;
+
+    /** What {@code --help} of both commands says about several files and the exit status. */
+    static final String FILES_AND_EXIT_STATUS = "Each FILE is done on its own: one that cannot be read or is corrupt"
+            + " is reported on stderr, left as it was (no partial output), and the next FILE is still done."
+            + "%nExit status (as gzip): 0 ok; 1 if any FILE failed or the command line is wrong (a usage error);"
+            + " 2 if there were only warnings (trailing garbage, a directory or a name skipped).";
 
     /** Files at least this large get a progress bar when stderr is a terminal. */
     static final long PROGRESS_THRESHOLD = 64L << 20;

@@ -19,7 +19,11 @@ import picocli.CommandLine.Option;
             InfoCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
-    /** Exit code for trouble (bad usage, I/O error), as cmp, gzip and friends use it. */
+    /**
+     * Exit code for trouble (bad usage, I/O error), as cmp uses it. A command whose model tool answers trouble with 1
+     * (gzip, gunzip, wc) says so with {@code exitCodeOnInvalidInput = 1}, and both handlers here use the command's
+     * code.
+     */
     public static final int EXIT_TROUBLE = 2;
 
     @Option(names = "--verbose", description = "Print stack traces of errors.", scope = CommandLine.ScopeType.INHERIT)
@@ -54,7 +58,7 @@ public final class Main implements Runnable {
                 err.println("sluice: " + describe(ex));
             }
             err.flush();
-            return EXIT_TROUBLE;
+            return commandLine.getCommandSpec().exitCodeOnInvalidInput();
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
@@ -62,7 +66,7 @@ public final class Main implements Runnable {
             err.println("Try 'sluice " + (ex.getCommandLine() == ex.getCommandLine().getCommandSpec().root().commandLine()
                     ? "" : ex.getCommandLine().getCommandName() + " ") + "--help' for more information.");
             err.flush();
-            return EXIT_TROUBLE;
+            return ex.getCommandLine().getCommandSpec().exitCodeOnInvalidInput();
         });
         return cl;
     }

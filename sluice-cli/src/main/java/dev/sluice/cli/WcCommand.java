@@ -35,10 +35,10 @@ import picocli.CommandLine.Parameters;
  * points. One difference, on malformed UTF-8 only: GNU wc counts an invalid byte as no char, sluice counts each
  * U+FFFD that replaces a malformed sequence as one printable char.
  */
-@Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 1,
         description = {"Print newline, word, char and byte counts for each FILE, and a total line if more than one "
                 + "FILE is given. Text is decoded as UTF-8. With no FILE, or when FILE is -, read standard input.",
-            "Exit status: 0 if all files were read, 1 if some could not be."})
+            "Exit status: 0 if all files were read, 1 if some could not be or the command line is wrong."})
 final class WcCommand implements Callable<Integer> {
 
     @Option(names = {"-l", "--lines"}, description = "print the newline counts")

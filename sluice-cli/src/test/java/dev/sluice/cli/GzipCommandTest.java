@@ -184,12 +184,50 @@ class GzipCommandTest {
         Path x = file("x", new byte[] {1});
         assertEquals(2, run("gunzip", x.toString()));
         assertTrue(err.toString().contains("x: unknown suffix -- ignored"));
-        assertEquals(2, run("gzip", "-p", "0", x.toString()));
+        assertEquals(1, run("gzip", "-p", "0", x.toString()), "a usage error, as gzip's");
         Path link = Files.createSymbolicLink(dir.resolve("link"), x);
         assertEquals(1, run("gzip", link.toString()));
         assertTrue(err.toString().contains("link: Too many levels of symbolic links"), err.toString());
         assertEquals(0, run("gzip", "-f", link.toString()));
         assertTrue(Files.exists(dir.resolve("link.gz")) && Files.exists(x));
+    }
+
+    /** Issue 23: gzip exits 1 on a usage error (2 is its warning), and so do both commands, as --help says. */
+    @Test
+    void usageErrorsExitOneAsGzipsDo() throws IOException {
+        Path x = file("x", new byte[] {1});
+        assertEquals(1, run("gzip", "--bogus", x.toString()));
+        assertTrue(err.toString().contains("Unknown option: '--bogus'"), err.toString());
+        assertEquals(1, run("gunzip", "--bogus", x.toString() + ".gz"));
+        assertEquals(1, run("gzip", "-p", "many", x.toString()));
+        assertTrue(Files.exists(x) && !Files.exists(dir.resolve("x.gz")), "nothing done on a usage error");
+        for (String command : new String[] {"gzip", "gunzip"}) {
+            String[] help = MainTest.run(command, "--help");
+            assertEquals("0", help[0]);
+            String text = help[1].replaceAll("\\s+", " ");
+            assertTrue(text.contains("1 if any FILE failed or the command line is wrong (a usage error)"), text);
+            assertTrue(text.contains("the next FILE is still done"), text);
+        }
+    }
+
+    /** Issue 23, item 5: a corrupt file does not stop the next one; the exit status is 1 at the end. */
+    @Test
+    void aCorruptFileDoesNotStopTheNextOne() throws IOException {
+        byte[] data = data(200_000, 9);
+        Path a = file("a", data);
+        Path b = file("b", data(1000, 10));
+        assertEquals(0, run("gzip", "-k", a.toString(), b.toString()));
+        byte[] gz = Files.readAllBytes(dir.resolve("a.gz"));
+        Files.delete(a);
+        Files.delete(b);
+        Path bad = file("bad.gz", Arrays.copyOf(gz, gz.length / 2));
+        assertEquals(1, run("gunzip", bad.toString(), dir.resolve("missing.gz").toString(), dir.resolve("a.gz").toString(),
+                dir.resolve("b.gz").toString()));
+        assertArrayEquals(data, Files.readAllBytes(a));
+        assertArrayEquals(data(1000, 10), Files.readAllBytes(b));
+        assertTrue(Files.exists(bad) && !Files.exists(dir.resolve("bad")));
+        assertEquals(1, run("gunzip", "-t", bad.toString(), dir.resolve("nothing.gz").toString()));
+        assertNoTempFiles();
     }
 
     @Test

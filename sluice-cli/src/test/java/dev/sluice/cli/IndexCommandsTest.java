@@ -60,6 +60,25 @@ class IndexCommandsTest {
         assertArrayEquals(data, Files.readAllBytes(out));
     }
 
+    /** Issue 23: a negative or overflowing offset or length is a usage error, not a request for the rest. */
+    @Test
+    void negativeOrOverflowingRangesAreUsageErrors() throws IOException {
+        Path gz = gz(new byte[1000]);
+        Path out = dir.resolve("out");
+        for (String[] range : new String[][] {{"-n", "-7"}, {"-s", "-1"}, {"--length", "-1"},
+                {"-n", "9223372036854775808"}, {"-s", "99999999999999999999"}, {"-n", "0x10"}}) {
+            String[] run = MainTest.run("extract", gz.toString(), range[0], range[1], "-o", out.toString());
+            assertEquals("2", run[0], String.join(" ", range) + ": " + run[2]);
+            assertTrue(run[2].startsWith("sluice: "), run[2]);
+            assertTrue(run[2].contains("Try 'sluice extract --help'"), run[2]);
+            assertTrue(!Files.exists(out), "nothing written for " + String.join(" ", range));
+        }
+        String[] run = MainTest.run("extract", gz.toString(), "-s", "990", "-n", "9223372036854775807", "-o",
+                out.toString());
+        assertEquals("0", run[0], run[2]);
+        assertEquals(10, Files.size(out), "offset + length past Long.MAX_VALUE is cut at the end");
+    }
+
     @Test
     void troubleIsOneLineAndExitTwo() throws IOException {
         Path notGz = dir.resolve("x.gz");
@@ -71,6 +90,7 @@ class IndexCommandsTest {
         run = MainTest.run("index", "--format", "zip", notGz.toString());
         assertEquals("2", run[0]);
         run = MainTest.run("extract", "--help");
+        assertTrue(run[1].contains("a usage error"), run[1]);
         assertEquals("0", run[0]);
         assertTrue(run[1].contains("--offset"), run[1]);
     }

@@ -39,6 +39,16 @@ class MainTest {
         assertTrue(!r[2].contains("\tat "), "no stack trace: " + r[2]);
     }
 
+    /** Issue 23: a usage error exits with the command's trouble code: 1 for gzip, gunzip and wc (as theirs), 2 else. */
+    @Test
+    void aUsageErrorExitsWithTheCommandsTroubleCode() {
+        assertEquals("1", run("wc", "--bogus")[0]);
+        assertEquals("1", run("gzip", "--bogus")[0]);
+        assertEquals("1", run("gunzip", "--bogus")[0]);
+        assertEquals("2", run("cmp", "--bogus", "a", "b")[0]);
+        assertEquals("2", run("extract", "--bogus", "a")[0]);
+    }
+
     @Test
     void aFailingCommandPrintsOneLineWithoutAStackTraceUnlessVerbose() {
         String[] r = run("info", "/no/such/dir");
