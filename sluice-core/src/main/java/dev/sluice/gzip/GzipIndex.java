@@ -28,7 +28,10 @@ import java.util.zip.ZipException;
  *       compressed, a CRC32 over the whole file); {@link #save(Path, Format)} also writes indexed_gzip's
  *       {@code GZIDX} format, and {@link #load(Path)} reads either.</li>
  *   <li><b>Bad input:</b> corrupt gzip data is a {@link ZipException} naming the field and offset, a truncated file an
- *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field; an index
+ *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field, and every
+ *       point of a loaded index is checked (offsets within the file and increasing, uncompressed offsets within the
+ *       data and no more than deflate can make of the bits before them, windows where needed): a bad one is a
+ *       {@link ZipException} naming the point; an index
  *       used with a different gzip file is detected by {@link #openChannel} (the compressed size, and for Sluice's
  *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's format has
  *       no checksum: a damaged GZIDX file whose fields still pass the range checks can give wrong bytes. Nothing hangs and nothing

@@ -158,10 +158,9 @@ final class IndexFiles {
             long[] md = new long[members];
             long[] mu = new long[members];
             for (int i = 0; i < members; i++) {
-                mh[i] = field(b.getLong(), -1, csize, "member header offset");
-                md[i] = field(b.getLong(), i > 0 ? md[i - 1] + 1 : 0, csize, "member deflate offset");
-                mu[i] = field(b.getLong(), i > 0 ? mu[i - 1] : 0, usize < 0 ? Long.MAX_VALUE : usize,
-                        "member uncompressed offset");
+                mh[i] = b.getLong();
+                md[i] = b.getLong();
+                mu[i] = b.getLong();
             }
             long[] cb = new long[cps];
             long[] cu = new long[cps];
@@ -175,7 +174,7 @@ final class IndexFiles {
                 wl[i] = b.getInt();
                 sl[i] = (int) field(b.getInt(), 0, b.remaining(), "stored window length");
             }
-            checkCheckpoints(csize, usize, md, mu, cb, cu, cm, wl);
+            IndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl);
             byte[][] windows = new byte[cps][];
             Inflater inf = new Inflater(true);
             try {
@@ -204,20 +203,6 @@ final class IndexFiles {
             return new GzipIndex(csize, usize, spacing, mh, md, mu, cb, cu, cm, windows, checkLen == 0 ? null : check);
         } catch (BufferUnderflowException e) {
             throw new EOFException("Sluice gzip index cut short at byte " + b.position());
-        }
-    }
-
-    /** Checks checkpoint fields against each other and the member table; the reader trusts them afterwards. */
-    private static void checkCheckpoints(long csize, long usize, long[] md, long[] mu, long[] cb, long[] cu, int[] cm,
-            int[] wl) throws ZipException {
-        for (int i = 0; i < cb.length; i++) {
-            field(cb[i], i > 0 ? cb[i - 1] + 1 : 0, csize * 8, "checkpoint bit offset");
-            field(cu[i], i > 0 ? cu[i - 1] + 1 : 0, usize < 0 ? Long.MAX_VALUE : usize, "checkpoint uncompressed offset");
-            int m = (int) field(cm[i], 0, md.length - 1, "checkpoint member");
-            if (md[m] * 8 > cb[i] || mu[m] > cu[i] || m + 1 < md.length && md[m + 1] * 8 <= cb[i]) {
-                throw new ZipException("checkpoint " + i + " (bit " + cb[i] + ") is not inside its member " + m);
-            }
-            field(wl[i], 0, Math.min(WINDOW, cu[i] - mu[m]), "checkpoint window length");
         }
     }
 
@@ -286,9 +271,10 @@ final class IndexFiles {
             boolean[] data = new boolean[points];
             int withData = 0;
             for (int i = 0; i < points; i++) {
-                cmp[i] = field(b.getLong(), 0, csize, "point compressed offset");
-                unc[i] = field(b.getLong(), i > 0 ? unc[i - 1] : 0, Long.MAX_VALUE, "point uncompressed offset");
-                bits[i] = (int) field(b.get(), 0, 7, "point bits");
+                cmp[i] = field(b.getLong(), 0, csize, "compressed offset of point " + i);
+                unc[i] = field(b.getLong(), i > 0 ? unc[i - 1] : 0, Long.MAX_VALUE,
+                        "uncompressed offset of point " + i);
+                bits[i] = (int) field(b.get(), 0, 7, "bits of point " + i);
                 data[i] = version >= 1 ? b.get() != 0 : i > 0;
                 withData += data[i] ? 1 : 0;
             }
@@ -312,7 +298,7 @@ final class IndexFiles {
                         throw new ZipException("GZIDX member-start point " + i + " has bits " + bits[i]);
                     }
                     mh[m] = -1;
-                    md[m] = field(cmp[i], m > 0 ? md[m - 1] + 1 : 0, csize, "member-start point offset");
+                    md[m] = cmp[i];
                     mu[m] = unc[i];
                     m++;
                     continue;
@@ -331,7 +317,7 @@ final class IndexFiles {
             }
             long size = usize == 0 && points > 0 && unc[points - 1] > 0 ? -1 : usize;
             // indexed_gzip may add a point at the very end of the data; it is valid but never needed.
-            checkCheckpoints(csize, size, md, mu, cb, cu, cm, lengths(windows));
+            IndexPoints.check(csize, size, mh, md, mu, cb, cu, cm, lengths(windows));
             return new GzipIndex(csize, size, Math.max(1, spacing), mh, md, mu, cb, cu, cm, windows, null);
         } catch (BufferUnderflowException e) {
             throw new EOFException("GZIDX index cut short at byte " + b.position());
