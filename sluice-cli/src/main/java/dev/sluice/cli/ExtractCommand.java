@@ -18,11 +18,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sluice extract FILE.gz --offset N --length M}: writes bytes {@code [N, N+M)} of FILE's uncompressed data to
  * stdout through its {@link GzipIndex}: {@code --index}, else {@code FILE.gz.sgzi}, else {@code FILE.gz.gzidx}, else
- * one built in memory (a full pass over the file; save one with {@code sluice index}).
+ * gztool's {@code FILE.gzi}, else one built in memory (a full pass over the file; save one with {@code sluice index}).
  */
 @Command(name = "extract", mixinStandardHelpOptions = true,
         description = {"Write a byte range of a gzip FILE's uncompressed data to stdout, using its index.",
-            "The index is --index, else FILE.sgzi, else FILE.gzidx (from 'sluice index'), else built in memory.",
+            "The index is --index, else FILE.sgzi, else FILE.gzidx (from 'sluice index'), else gztool's index (FILE"
+                + " without .gz, plus .gzi), else built in memory.",
             "A range past the end is cut at the end.",
             "Exit status: 0 ok; 2 trouble: a usage error (a negative or too large -s or -n included), or an"
                 + " unreadable or corrupt FILE or index."})
@@ -39,7 +40,8 @@ final class ExtractCommand implements Callable<Integer> {
             description = "Bytes to write (default: to the end).")
     Long length;
 
-    @Option(names = {"-i", "--index"}, paramLabel = "INDEX", description = "Index file (Sluice's or indexed_gzip's).")
+    @Option(names = {"-i", "--index"}, paramLabel = "INDEX",
+            description = "Index file (Sluice's, indexed_gzip's or gztool's).")
     Path index;
 
     @CommandLine.Spec
@@ -84,6 +86,12 @@ final class ExtractCommand implements Callable<Integer> {
             if (Files.isRegularFile(candidate)) {
                 return GzipIndex.load(candidate);
             }
+        }
+        // gztool names the index of a.gz a.gzi (bgzip's a.gz.gzi is another format, never looked for here).
+        String name = gz.getFileName().toString();
+        Path gztool = gz.resolveSibling((name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name) + ".gzi");
+        if (Files.isRegularFile(gztool)) {
+            return GzipIndex.load(gztool);
         }
         return GzipIndex.build(gz);
     }

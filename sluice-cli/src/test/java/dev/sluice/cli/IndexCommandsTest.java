@@ -60,6 +60,30 @@ class IndexCommandsTest {
         assertArrayEquals(data, Files.readAllBytes(out));
     }
 
+    /** Issue 23: gztool's index beside the file (a.gz -> a.gzi) is found and used. */
+    @Test
+    void extractUsesGztoolsIndexBesideTheFile() throws Exception {
+        // The fixture sluice-core's gztool interop test reads (made by make-gztool-fixture.sh there); tests run in
+        // the module's directory.
+        Path fixtures = Path.of("../sluice-core/src/test/resources/dev/sluice/gzip/index");
+        Path gz = dir.resolve("t.gz");
+        Files.copy(fixtures.resolve("two-members-gztool.gz"), gz);
+        byte[] data;
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(gz))) {
+            data = in.readAllBytes();
+        }
+        Path out = dir.resolve("out");
+        Files.copy(fixtures.resolve("two-members-gztool.gzi"), dir.resolve("t.gzi"));
+        String[] run = MainTest.run("extract", gz.toString(), "-s", "2400000", "-n", "5000", "-o", out.toString());
+        assertEquals("0", run[0], run[2]);
+        assertArrayEquals(Arrays.copyOfRange(data, 2400000, 2405000), Files.readAllBytes(out));
+        // It is that index that was used: a damaged one is an error, not a silent rebuild.
+        Files.write(dir.resolve("t.gzi"), Arrays.copyOf(Files.readAllBytes(dir.resolve("t.gzi")), 30));
+        run = MainTest.run("extract", gz.toString(), "-s", "2400000", "-n", "5000", "-o", out.toString());
+        assertEquals("2", run[0], run[2]);
+        assertTrue(run[2].contains("gztool index cut short"), run[2]);
+    }
+
     /** Issue 23: a negative or overflowing offset or length is a usage error, not a request for the rest. */
     @Test
     void negativeOrOverflowingRangesAreUsageErrors() throws IOException {

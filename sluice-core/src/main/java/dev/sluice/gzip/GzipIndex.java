@@ -26,7 +26,8 @@ import java.util.zip.ZipException;
  *       built from headers and trailers without decoding.</li>
  *   <li><b>Files:</b> {@link #save(Path)} writes Sluice's format (by convention {@code FILE.gz.sgzi}; windows
  *       compressed, a CRC32 over the whole file); {@link #save(Path, Format)} also writes indexed_gzip's
- *       {@code GZIDX} format, and {@link #load(Path)} reads either.</li>
+ *       {@code GZIDX} format, and {@link #load(Path)} reads either, and gztool's {@code .gzi} files (which do not record
+ *       the gzip file's size: its points are checked against the file when it is opened).</li>
  *   <li><b>Bad input:</b> corrupt gzip data is a {@link ZipException} naming the field and offset, a truncated file an
  *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field, and every
  *       point of a loaded index is checked (offsets within the file and increasing, uncompressed offsets within the
@@ -64,6 +65,7 @@ public final class GzipIndex {
     /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
     static final int CHECK_BYTES = 64 * 1024;
 
+    /** -1 when an imported index does not say (gztool's): {@link #openChannel} then checks the points against it. */
     final long compressedSize;
     /** -1 when an imported index does not say. */
     final long uncompressedSize;
@@ -79,9 +81,21 @@ public final class GzipIndex {
     final byte[][] windows;
     /** CRC32 of the first and last {@link #CHECK_BYTES} of the gzip file, or null if the index does not know them. */
     final int[] fileCheck;
+    /**
+     * True if the member table lists every member; false for an index that knows only some member starts (gztool's),
+     * whose reader finds the others from their headers as it reaches them.
+     */
+    final boolean allMembers;
 
     GzipIndex(long compressedSize, long uncompressedSize, long spacing, long[] memHeader, long[] memDeflate,
             long[] memU, long[] cpBit, long[] cpU, int[] cpMember, byte[][] windows, int[] fileCheck) {
+        this(compressedSize, uncompressedSize, spacing, memHeader, memDeflate, memU, cpBit, cpU, cpMember, windows,
+                fileCheck, true);
+    }
+
+    GzipIndex(long compressedSize, long uncompressedSize, long spacing, long[] memHeader, long[] memDeflate,
+            long[] memU, long[] cpBit, long[] cpU, int[] cpMember, byte[][] windows, int[] fileCheck,
+            boolean allMembers) {
         this.compressedSize = compressedSize;
         this.uncompressedSize = uncompressedSize;
         this.spacing = spacing;
@@ -93,6 +107,7 @@ public final class GzipIndex {
         this.cpMember = cpMember;
         this.windows = windows;
         this.fileCheck = fileCheck;
+        this.allMembers = allMembers;
     }
 
     /** {@link #build(Path, long)} with {@link #DEFAULT_SPACING}. */
@@ -127,7 +142,12 @@ public final class GzipIndex {
         save(file, Format.SLUICE);
     }
 
-    /** Writes this index to {@code file} in {@code format}, replacing it. */
+    /**
+     * Writes this index to {@code file} in {@code format}, replacing it.
+     *
+     * @throws IllegalStateException for {@link Format#INDEXED_GZIP} if this index was loaded from gztool's format,
+     *     which lacks what GZIDX needs (the gzip file's size and every member start)
+     */
     public void save(Path file, Format format) throws IOException {
         Checks.notNull(file, "file");
         Checks.notNull(format, "format");
@@ -135,7 +155,8 @@ public final class GzipIndex {
     }
 
     /**
-     * Reads an index that {@link #save} (either format) or indexed_gzip's {@code export_index} wrote.
+     * Reads an index that {@link #save} (either format), indexed_gzip's {@code export_index} or {@code gztool -i}
+     * (index format 0 or 1, as gztool 1.4 to 1.8 write it) wrote.
      *
      * @throws ZipException if the file is not an index or is corrupt, naming the field
      * @throws java.io.EOFException if it is cut short
@@ -161,7 +182,9 @@ public final class GzipIndex {
         FileChannel ch = FileChannel.open(gz, StandardOpenOption.READ);
         try {
             long size = ch.size();
-            if (size != compressedSize) {
+            if (compressedSize < 0) {
+                checkPoints(size);
+            } else if (size != compressedSize) {
                 throw new ZipException("index does not match " + gz + ": compressed size " + size + " != "
                         + compressedSize + " in the index");
             }
@@ -180,12 +203,22 @@ public final class GzipIndex {
         }
     }
 
+    /** Checks every point against a {@code fileSize}-byte gzip file ({@link IndexPoints}). */
+    void checkPoints(long fileSize) throws ZipException {
+        int[] windowLengths = new int[windows.length];
+        for (int i = 0; i < windows.length; i++) {
+            windowLengths[i] = windows[i].length;
+        }
+        IndexPoints.check(fileSize, uncompressedSize, memHeader, memDeflate, memU, cpBit, cpU, cpMember,
+                windowLengths, allMembers);
+    }
+
     /** The uncompressed size, or -1 if an imported index did not record it (its channel then finds it). */
     public long uncompressedSize() {
         return uncompressedSize;
     }
 
-    /** The size of the gzip file this index was built for. */
+    /** The size of the gzip file this index was built for, or -1 if an imported index did not record it. */
     public long compressedSize() {
         return compressedSize;
     }

@@ -21,8 +21,9 @@ import java.util.zip.ZipException;
 /**
  * Reads and writes {@link GzipIndex} files. Stateless.
  *
- * <p>Sluice's format, all integers little-endian: "SLUICEGZ", u32 version (1), u32 flags (0), u64 compressed size,
- * u64 uncompressed size, u64 spacing, u32 check length, u32 CRC32 of the gzip file's first and u32 of its last
+ * <p>Sluice's format, all integers little-endian: "SLUICEGZ", u32 version (1), u32 flags (0, or 1 if the member
+ * table lists only some members, the others found from their headers), u64 compressed size (-1 if unknown),
+ * u64 uncompressed size (-1 if unknown), u64 spacing, u32 check length, u32 CRC32 of the gzip file's first and u32 of its last
  * check-length bytes, u32 member count, u32 checkpoint count; members (u64 header offset, u64 deflate offset, u64
  * uncompressed offset); checkpoints (u64 bit offset, u64 uncompressed offset, u32 member, u32 window length, u32
  * stored length); the windows, each raw deflate of its stored length; u32 CRC32 of everything before it.
@@ -39,6 +40,8 @@ final class IndexFiles {
     private static final byte[] SLUICE_MAGIC = "SLUICEGZ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] IGZ_MAGIC = "GZIDX".getBytes(StandardCharsets.US_ASCII);
     private static final int WINDOW = IndexBuild.WINDOW;
+    /** Sluice's format, flag 1: the member table lists only some members (an imported gztool index). */
+    private static final int MEMBERS_FOLLOW = 1;
 
     static void save(GzipIndex ix, Path file, GzipIndex.Format format) throws IOException {
         byte[] bytes = format == GzipIndex.Format.SLUICE ? sluice(ix) : indexedGzip(ix);
@@ -62,8 +65,11 @@ final class IndexFiles {
         if (startsWith(b, IGZ_MAGIC)) {
             return readIndexedGzip(b);
         }
-        throw new ZipException("not a gzip index: magic " + hex(Arrays.copyOf(b, Math.min(8, b.length)))
-                + " is neither SLUICEGZ nor GZIDX");
+        if (GztoolIndexFormat.matches(b)) {
+            return GztoolIndexFormat.read(b);
+        }
+        throw new ZipException("not a gzip index: magic " + hex(Arrays.copyOf(b, Math.min(16, b.length)))
+                + " is neither SLUICEGZ nor GZIDX nor gztool's gzipindx");
     }
 
     private static boolean startsWith(byte[] b, byte[] magic) {
@@ -104,8 +110,8 @@ final class IndexFiles {
         int cps = ix.cpU.length;
         ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(64 + 24L * members + 28L * cps + total + 4))
                 .order(ByteOrder.LITTLE_ENDIAN);
-        b.put(SLUICE_MAGIC).putInt(1).putInt(0).putLong(ix.compressedSize).putLong(ix.uncompressedSize)
-                .putLong(ix.spacing);
+        b.put(SLUICE_MAGIC).putInt(1).putInt(ix.allMembers ? 0 : MEMBERS_FOLLOW).putLong(ix.compressedSize)
+                .putLong(ix.uncompressedSize).putLong(ix.spacing);
         int[] check = ix.fileCheck != null ? ix.fileCheck : new int[2];
         b.putInt(ix.fileCheck != null ? GzipIndex.CHECK_BYTES : 0).putInt(check[0]).putInt(check[1]);
         b.putInt(members).putInt(cps);
@@ -143,8 +149,8 @@ final class IndexFiles {
             if (version != 1) {
                 throw new ZipException("index version " + version + " not supported (1 expected)");
             }
-            b.getInt();
-            long csize = field(b.getLong(), 0, Long.MAX_VALUE, "compressed size");
+            int flags = (int) field(b.getInt(), 0, MEMBERS_FOLLOW, "flags");
+            long csize = field(b.getLong(), -1, Long.MAX_VALUE, "compressed size");
             long usize = field(b.getLong(), -1, Long.MAX_VALUE, "uncompressed size");
             long spacing = field(b.getLong(), 1, Long.MAX_VALUE, "spacing");
             int checkLen = b.getInt();
@@ -174,7 +180,7 @@ final class IndexFiles {
                 wl[i] = b.getInt();
                 sl[i] = (int) field(b.getInt(), 0, b.remaining(), "stored window length");
             }
-            IndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl);
+            IndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl, (flags & MEMBERS_FOLLOW) == 0);
             byte[][] windows = new byte[cps][];
             Inflater inf = new Inflater(true);
             try {
@@ -200,7 +206,8 @@ final class IndexFiles {
             } finally {
                 inf.end();
             }
-            return new GzipIndex(csize, usize, spacing, mh, md, mu, cb, cu, cm, windows, checkLen == 0 ? null : check);
+            return new GzipIndex(csize, usize, spacing, mh, md, mu, cb, cu, cm, windows, checkLen == 0 ? null : check,
+                    (flags & MEMBERS_FOLLOW) == 0);
         } catch (BufferUnderflowException e) {
             throw new EOFException("Sluice gzip index cut short at byte " + b.position());
         }
@@ -216,6 +223,11 @@ final class IndexFiles {
     // ---- indexed_gzip ----
 
     private static byte[] indexedGzip(GzipIndex ix) {
+        if (ix.compressedSize < 0 || !ix.allMembers) {
+            // GZIDX needs both: its last point is at the end of the file, and every member start is a point.
+            throw new IllegalStateException("an index without the gzip file's size or every member start (gztool's)"
+                    + " cannot be saved in indexed_gzip's format");
+        }
         int members = ix.memU.length;
         int cps = ix.cpU.length;
         ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(35 + 18L * (members + cps + 1) + (long) WINDOW * cps))
@@ -317,7 +329,7 @@ final class IndexFiles {
             }
             long size = usize == 0 && points > 0 && unc[points - 1] > 0 ? -1 : usize;
             // indexed_gzip may add a point at the very end of the data; it is valid but never needed.
-            IndexPoints.check(csize, size, mh, md, mu, cb, cu, cm, lengths(windows));
+            IndexPoints.check(csize, size, mh, md, mu, cb, cu, cm, lengths(windows), true);
             return new GzipIndex(csize, size, Math.max(1, spacing), mh, md, mu, cb, cu, cm, windows, null);
         } catch (BufferUnderflowException e) {
             throw new EOFException("GZIDX index cut short at byte " + b.position());

@@ -34,14 +34,20 @@ final class IndexPoints {
      * Checks the points of an index of a {@code csize}-byte gzip file of {@code usize} uncompressed bytes (-1 if
      * unknown): member starts ({@code mh} header offsets, -1 if unknown; {@code md} deflate offsets; {@code mu}
      * uncompressed offsets) and checkpoints ({@code cb} bit offsets, {@code cu} uncompressed offsets, {@code cm}
-     * members, {@code wl} window lengths).
+     * members, {@code wl} window lengths). A {@code csize} of -1 is an index that does not know it (gztool's): the
+     * offsets are then bounded by {@link #MAX_COMPRESSED_SIZE} here, and by the file's size when it is opened. With
+     * {@code allMembers} false the member table lists only some members, so a checkpoint's member may have started
+     * after the one it names: its window may then be shorter than that member's data before it, never longer.
      *
      * @throws ZipException naming the first point that breaks a rule
      */
     static void check(long csize, long usize, long[] mh, long[] md, long[] mu, long[] cb, long[] cu, int[] cm,
-            int[] wl) throws ZipException {
-        if (csize < 0 || csize > MAX_COMPRESSED_SIZE) {
-            throw new ZipException("index compressed size " + csize + " not in [0, " + MAX_COMPRESSED_SIZE + "]");
+            int[] wl, boolean allMembers) throws ZipException {
+        if (csize < -1 || csize > MAX_COMPRESSED_SIZE) {
+            throw new ZipException("index compressed size " + csize + " not in [-1, " + MAX_COMPRESSED_SIZE + "]");
+        }
+        if (csize < 0) {
+            csize = MAX_COMPRESSED_SIZE;
         }
         long maxU = csize * 8 * MAX_BYTES_PER_BIT;
         if (usize < -1 || usize > maxU) {
@@ -82,7 +88,7 @@ final class IndexPoints {
                 throw new ZipException(what + ": not inside its member " + m + " of " + md.length);
             }
             long needed = Math.min(IndexBuild.WINDOW, cu[i] - mu[m]);
-            if (wl[i] != needed) {
+            if (allMembers ? wl[i] != needed : wl[i] > needed) {
                 throw new ZipException(what + ": window of " + wl[i] + " bytes, " + needed + " needed");
             }
         }

@@ -166,6 +166,12 @@ final class IndexedGzipChannel implements SeekableByteChannel {
     private int inflate(byte[] b, int off, int len, long limit) throws IOException {
         int idle = 0;
         while (true) {
+            if (inf.finished() && !index.allMembers) {
+                if (!followMember()) {
+                    return -1;
+                }
+                continue;
+            }
             if (inf.finished()) {
                 int next = member + 1;
                 long expectedEnd = next < index.memU.length ? index.memU[next] : limit;
@@ -211,6 +217,35 @@ final class IndexedGzipChannel implements SeekableByteChannel {
                 throw new ZipException("deflate decoder made no progress near compressed offset " + inPos);
             }
         }
+    }
+
+    /**
+     * For an index that lists only some members (gztool's): moves to the member after the one just finished, found
+     * from its header, past the 8-byte trailer; false at the end of the data (the end of the file, or bytes that are
+     * not a gzip header: trailing zeros or garbage end the data, as in gzip). Where the index lists that member, it
+     * must start where the index says.
+     */
+    private boolean followMember() throws IOException {
+        long at = inPos - inf.getRemaining() + 8;
+        ByteBuffer magic = ByteBuffer.allocate(2);
+        if (at >= file.size() || IndexBuild.readAt(file, magic, at) < 2 || magic.get(0) != 0x1f
+                || magic.get(1) != (byte) 0x8b) {
+            return false;
+        }
+        long data = at + MemberStarts.headerLength(file, at);
+        int next = member + 1;
+        if (next < index.memU.length && data >= index.memDeflate[next]) {
+            if (data != index.memDeflate[next] || cu != index.memU[next]) {
+                throw new ZipException("index does not match the gzip data: a member starts at compressed " + data
+                        + ", uncompressed " + cu + "; the index says member #" + next + " starts at "
+                        + index.memDeflate[next] + ", " + index.memU[next]);
+            }
+            member = next;
+        }
+        inPos = data;
+        prefix = null;
+        inf.reset();
+        return true;
     }
 
     /** Gives the Inflater the next input: the checkpoint's prefix first, if any, then the file. */
