@@ -28,7 +28,8 @@ import java.util.zip.ZipException;
  *       current member; FHCRC is verified when present.</li>
  *   <li><b>Bad input:</b> corrupt data (bad magic, method, reserved flags, header CRC, deflate data, CRC32, ISIZE) is a
  *       {@link ZipException} naming the field, the expected and actual values and the member's offset in the
- *       compressed stream; input that ends early is an {@link EOFException} with the offset. After the last member,
+ *       compressed stream, and so is a size subfield (BGZF's {@code BC}, Sluice's {@code SL}) that the member does
+ *       not match, on one thread as on many; input that ends early is an {@link EOFException} with the offset. After the last member,
  *       zero bytes are ignored as gzip ignores them; anything else is a {@link ZipException} unless the stream was
  *       built with {@link Builder#ignoreTrailingGarbage}. Because of that check the stream reads its source to the
  *       end. An optional {@linkplain Builder#maxOutputBytes output limit} stops a decompression bomb with an
@@ -99,6 +100,11 @@ public final class GzipInputStream extends InputStream {
     private ParallelInflate parallel;
     /** The sizes of the member whose header was read last, when it is decoded on a worker; else null. */
     private GzipMembers.Member indexed;
+    /**
+     * What the size subfield (SL or BC) of the member whose header was read last claims, or null if it has none:
+     * checked at its end when it is decoded here, as the workers check it, so one thread refuses what two do.
+     */
+    private GzipMembers.Member claimed;
     /** In PARALLEL: the member being returned, {@code current.out[currentPos..current.len)} not yet returned. */
     private ParallelInflate.Decoded current;
     private int currentPos;
@@ -593,11 +599,11 @@ public final class GzipInputStream extends InputStream {
         }
         header = new GzipHeader((flg & GzipHeader.FTEXT) != 0, hasCrc, mtime, xfl, os, extra, name, comment);
         indexed = null;
-        if (threads > 1 && extra != null) {
-            GzipMembers.Member m = GzipMembers.member(memberStart, (int) (offset() - memberStart), extra);
-            if (m != null && m.totalLength() <= MAX_PARALLEL_MEMBER && m.uncompressedSize() <= MAX_PARALLEL_MEMBER) {
-                indexed = m;
-            }
+        claimed = extra == null ? null : GzipMembers.member(memberStart, (int) (offset() - memberStart), extra);
+        GzipMembers.Member m = claimed;
+        if (threads > 1 && m != null && m.totalLength() <= MAX_PARALLEL_MEMBER
+                && m.uncompressedSize() <= MAX_PARALLEL_MEMBER) {
+            indexed = m;
         }
         engine.reset();
         crc.reset();
@@ -762,6 +768,41 @@ public final class GzipInputStream extends InputStream {
             throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size mod"
                     + " 2^32) in member at offset %d", expectedSize, memberOut & 0xffffffffL, memberStart));
         }
+        if (claimed != null) {
+            checkClaimedSizes(claimed);
+        }
+    }
+
+    /**
+     * The member just decoded here against what its size subfield claims, with the answers {@link ParallelInflate}
+     * gives on the workers: a wrong uncompressed size or length is a {@link ZipException}; a length that runs past
+     * the end of the input is an {@link EOFException}, as there, where the claimed length is read before decoding.
+     */
+    private void checkClaimedSizes(GzipMembers.Member m) throws IOException {
+        String where = " in member at offset " + memberStart;
+        if (!m.bgzf() && memberOut != m.uncompressedSize()) {
+            throw new ZipException("member decodes to " + memberOut + " bytes, but the SL subfield says "
+                    + m.uncompressedSize() + where);
+        }
+        long length = offset() - memberStart;
+        if (length == m.totalLength()) {
+            return;
+        }
+        String field = m.bgzf() ? "BC" : "SL";
+        if (length < m.totalLength() && m.totalLength() <= MAX_PARALLEL_MEMBER) {
+            for (long skip = m.totalLength() - length; skip > 0; ) {
+                if (!fill()) {
+                    throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " inside"
+                            + " member at offset " + memberStart + ", whose " + field + " subfield says it is "
+                            + m.totalLength() + " bytes long");
+                }
+                int n = (int) Math.min(skip, lim - pos);
+                pos += n;
+                skip -= n;
+            }
+        }
+        throw new ZipException("member is " + length + " bytes long, but the " + field + " subfield says "
+                + m.totalLength() + where);
     }
 
     /**
