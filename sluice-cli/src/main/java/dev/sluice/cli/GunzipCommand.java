@@ -18,7 +18,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "gunzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
-            GzipFiles.FILES_AND_EXIT_STATUS})
+            GzipFiles.FILES_AND_EXIT_STATUS,
+            "On Java 22+ with ISA-L, a deflate block whose Huffman code is incomplete (which encoders do not write) is"
+                + " decoded when its data is intact; gzip and zlib refuse it, and so does"
+                + " SLUICE_JAVA_OPTS=-Dsluice.gzip.native=off."})
 final class GunzipCommand implements Callable<Integer> {
 
     @CommandLine.Mixin

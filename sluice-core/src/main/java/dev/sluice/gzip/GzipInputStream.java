@@ -34,6 +34,15 @@ import java.util.zip.ZipException;
  *       built with {@link Builder#ignoreTrailingGarbage}. Because of that check the stream reads its source to the
  *       end. An optional {@linkplain Builder#maxOutputBytes output limit} stops a decompression bomb with an
  *       {@link IOException}. After any exception every further read throws.</li>
+ *   <li><b>One verdict per input, with one exception:</b> every engine, thread count and read style refuses the
+ *       same inputs with the same exception type, except for a deflate block whose Huffman code is incomplete (its
+ *       code lengths do not fill the code space; RFC 1951 forbids it, zlib refuses it unless it is a single code of
+ *       length 1): the JDK's zlib (Java 17-21, or {@code -Dsluice.gzip.native=off}) refuses it, as gzip does; ISA-L
+ *       (Java 22+, see {@link GzipEngines}) decodes it, correctly, when the data never uses a missing code, and
+ *       refuses it when it does. Encoders have no reason to write such codes. Refusing them on ISA-L too needs each block's code
+ *       lengths, and ISA-L does not stop at block boundaries: a second, pure-Java pass that finds them
+ *       ({@code DeflateScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
+ *       stated instead. Over-subscribed codes are refused everywhere.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
  *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
