@@ -87,12 +87,6 @@ final class ExtractCommand implements Callable<Integer> {
                 return GzipIndex.load(candidate);
             }
         }
-        // gztool names the index of a.gz a.gzi (bgzip's a.gz.gzi is another format, never looked for here).
-        String name = gz.getFileName().toString();
-        Path gztool = gz.resolveSibling((name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name) + ".gzi");
-        if (Files.isRegularFile(gztool)) {
-            return GzipIndex.load(gztool);
-        }
         return GzipIndex.build(gz);
     }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = {"Build a random-access index of a gzip FILE (any gzip: one member or many, from any tool).",
             "Saved as FILE.sgzi (Sluice's format) or, with --format indexed_gzip, FILE.gzidx (indexed_gzip's "
-                + "GZIDX format). Use it with 'sluice extract'.",
+                + "GZIDX format), or with --format gztool, FILE without .gz plus .gzi (gztool's format, which "
+                + "gztool -b uses). Use it with 'sluice extract'.",
             "Exit status: 0 ok, 2 trouble (unreadable, corrupt or truncated gzip)."})
 final class IndexCommand implements Callable<Integer> {
     /** The extension of Sluice's index files. */
@@ -30,11 +31,11 @@ final class IndexCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = {"-o", "--output"}, paramLabel = "INDEX", description = "Where to save the index "
-            + "(default: FILE.gz.sgzi, or FILE.gz.gzidx with --format indexed_gzip).")
+            + "(default: FILE.gz.sgzi, FILE.gz.gzidx with --format indexed_gzip, FILE.gzi with --format gztool).")
     Path output;
 
-    @Option(names = "--format", paramLabel = "sluice|indexed_gzip", defaultValue = "sluice",
-            description = "Index file format: sluice (default) or indexed_gzip.")
+    @Option(names = "--format", paramLabel = "sluice|indexed_gzip|gztool", defaultValue = "sluice",
+            description = "Index file format: sluice (default), indexed_gzip or gztool.")
     String format;
 
     @Option(names = "--spacing", paramLabel = "BYTES", defaultValue = "1048576",
@@ -52,9 +53,11 @@ final class IndexCommand implements Callable<Integer> {
             f = GzipIndex.Format.SLUICE;
         } else if (format.equals("indexed_gzip") || format.equals("gzidx")) {
             f = GzipIndex.Format.INDEXED_GZIP;
+        } else if (format.equals("gztool")) {
+            f = GzipIndex.Format.GZTOOL;
         } else {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown --format: " + format
-                    + " (sluice or indexed_gzip)");
+                    + " (sluice, indexed_gzip or gztool)");
         }
         if (spacing <= 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--spacing must be positive: " + spacing);
@@ -71,7 +74,11 @@ final class IndexCommand implements Callable<Integer> {
     }
 
     static Path defaultIndex(Path gz, GzipIndex.Format format) {
-        String ext = format == GzipIndex.Format.SLUICE ? SLUICE_EXTENSION : GZIDX_EXTENSION;
-        return gz.resolveSibling(gz.getFileName() + ext);
+        String name = gz.getFileName().toString();
+        if (format == GzipIndex.Format.GZTOOL) {
+            // gztool names the index of a.gz a.gzi (bgzip's a.gz.gzi is another format).
+            return gz.resolveSibling((name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name) + ".gzi");
+        }
+        return gz.resolveSibling(name + (format == GzipIndex.Format.SLUICE ? SLUICE_EXTENSION : GZIDX_EXTENSION));
     }
 }

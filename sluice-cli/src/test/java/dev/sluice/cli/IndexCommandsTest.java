@@ -46,10 +46,11 @@ class IndexCommandsTest {
                 out.toString());
         assertEquals("0", run[0], run[2]);
         assertArrayEquals(Arrays.copyOfRange(data, 1234567, 1234567 + 70000), Files.readAllBytes(out));
-        for (String format : new String[] {"sluice", "indexed_gzip"}) {
+        for (String format : new String[] {"sluice", "indexed_gzip", "gztool"}) {
             run = MainTest.run("index", "--spacing", "100000", "--format", format, gz.toString());
             assertEquals("0", run[0], run[2]);
-            Path saved = dir.resolve(format.equals("sluice") ? "d.gz.sgzi" : "d.gz.gzidx");
+            Path saved = dir.resolve(format.equals("sluice") ? "d.gz.sgzi" : format.equals("gztool") ? "d.gzi"
+                    : "d.gz.gzidx");
             assertTrue(Files.isRegularFile(saved), run[2]);
             run = MainTest.run("extract", gz.toString(), "-s", "2999990", "-n", "100", "-i", saved.toString(), "-o",
                     out.toString());

@@ -26,8 +26,8 @@ import java.util.zip.ZipException;
  *       built from headers and trailers without decoding.</li>
  *   <li><b>Files:</b> {@link #save(Path)} writes Sluice's format (by convention {@code FILE.gz.sgzi}; windows
  *       compressed, a CRC32 over the whole file); {@link #save(Path, Format)} also writes indexed_gzip's
- *       {@code GZIDX} format, and {@link #load(Path)} reads either, and gztool's {@code .gzi} files (which do not record
- *       the gzip file's size: its points are checked against the file when it is opened).</li>
+ *       {@code GZIDX} format and gztool's, and {@link #load(Path)} reads all three (gztool's does not record the gzip
+ *       file's size: its points are checked against the file when it is opened).</li>
  *   <li><b>Bad input:</b> corrupt gzip data is a {@link ZipException} naming the field and offset, a truncated file an
  *       {@link java.io.EOFException}; a corrupt index file is a {@link ZipException} naming the field, and every
  *       point of a loaded index is checked (offsets within the file and increasing, uncompressed offsets within the
@@ -52,7 +52,12 @@ public final class GzipIndex {
         /** Sluice's own format (by convention {@code FILE.gz.sgzi}): compressed windows and a check of the gzip file. */
         SLUICE,
         /** indexed_gzip's {@code GZIDX} version 1 file (its {@code export_index} and {@code import_index}). */
-        INDEXED_GZIP
+        INDEXED_GZIP,
+        /**
+         * gztool's index file, version 0 (by convention {@code FILE.gzi} for {@code FILE.gz}), which {@code gztool -b}
+         * and {@code -I} use as their own. Needs the uncompressed size.
+         */
+        GZTOOL
     }
 
     /**
@@ -146,7 +151,8 @@ public final class GzipIndex {
      * Writes this index to {@code file} in {@code format}, replacing it.
      *
      * @throws IllegalStateException for {@link Format#INDEXED_GZIP} if this index was loaded from gztool's format,
-     *     which lacks what GZIDX needs (the gzip file's size and every member start)
+     *     which lacks what GZIDX needs (the gzip file's size and every member start); for {@link Format#GZTOOL} if
+     *     it does not know the uncompressed size
      */
     public void save(Path file, Format format) throws IOException {
         Checks.notNull(file, "file");

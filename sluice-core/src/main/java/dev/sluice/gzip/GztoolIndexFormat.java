@@ -1,5 +1,6 @@
 package dev.sluice.gzip;
 
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
@@ -7,11 +8,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
- * gztool's index files ({@code FILE.gzi}, from {@code gztool -i}), read into a {@link GzipIndex}. Stateless.
+ * gztool's index files ({@code FILE.gzi}, from {@code gztool -i}), read into a {@link GzipIndex}, and written from one
+ * (version 0, without line numbers, which gztool 1.5 uses as it uses its own). Stateless.
  *
  * <p>The format, from gztool.c ({@code serialize_index_to_file}, {@code deserialize_index_from_file}; versions 1.4
  * to 1.8 write the same), all integers big-endian: u64 0; "gzipindx" (version 0) or "gzipindX" (version 1, with line
@@ -158,6 +161,61 @@ final class GztoolIndexFormat {
                     + WINDOW + " bytes in its " + stored);
         }
         return Arrays.copyOf(w, n);
+    }
+
+    /**
+     * gztool's version-0 index of {@code ix}: a point without a window at every member start, one with its window
+     * (zlib-wrapped, as gztool stores them) at every checkpoint, in file order.
+     *
+     * @throws IllegalStateException if {@code ix} does not know its uncompressed size (gztool's tail needs it)
+     */
+    static byte[] write(GzipIndex ix) {
+        if (ix.uncompressedSize < 0) {
+            throw new IllegalStateException("an index without the uncompressed size cannot be saved in gztool's"
+                    + " format");
+        }
+        int members = ix.memU.length;
+        int cps = ix.cpU.length;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 24 * (members + cps) + cps * IndexBuild.WINDOW / 3);
+        ByteBuffer b = ByteBuffer.allocate(32);
+        out.writeBytes(new byte[8]);
+        out.writeBytes(V0);
+        out.write(b.clear().putLong(members + cps).putLong(members + cps).array(), 0, 16);
+        Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION);
+        try {
+            int m = 0;
+            int c = 0;
+            while (m < members || c < cps) {
+                b.clear();
+                if (c >= cps || m < members && ix.memDeflate[m] * 8 <= ix.cpBit[c]) {
+                    out.write(b.putLong(ix.memU[m]).putLong(ix.memDeflate[m]).putInt(0).putInt(0).array(), 0, 24);
+                    m++;
+                    continue;
+                }
+                byte[] w = zlib(d, ix.windows[c]);
+                long bit = ix.cpBit[c];
+                b.putLong(ix.cpU[c]).putLong((bit + 7) >>> 3).putInt((int) ((8 - (bit & 7)) & 7)).putInt(w.length);
+                out.write(b.array(), 0, 24);
+                out.writeBytes(w);
+                c++;
+            }
+        } finally {
+            d.end();
+        }
+        out.write(b.clear().putLong(ix.uncompressedSize).array(), 0, 8);
+        return out.toByteArray();
+    }
+
+    private static byte[] zlib(Deflater d, byte[] window) {
+        d.reset();
+        d.setInput(window);
+        d.finish();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(window.length / 2 + 64);
+        byte[] buf = new byte[16 * 1024];
+        while (!d.finished()) {
+            out.write(buf, 0, d.deflate(buf));
+        }
+        return out.toByteArray();
     }
 
     private static long field(long v, long min, long max, String name) throws ZipException {

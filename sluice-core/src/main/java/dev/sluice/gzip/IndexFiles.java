@@ -44,7 +44,8 @@ final class IndexFiles {
     private static final int MEMBERS_FOLLOW = 1;
 
     static void save(GzipIndex ix, Path file, GzipIndex.Format format) throws IOException {
-        byte[] bytes = format == GzipIndex.Format.SLUICE ? sluice(ix) : indexedGzip(ix);
+        byte[] bytes = format == GzipIndex.Format.SLUICE ? sluice(ix)
+                : format == GzipIndex.Format.GZTOOL ? GztoolIndexFormat.write(ix) : indexedGzip(ix);
         Files.write(file, bytes);
     }
 

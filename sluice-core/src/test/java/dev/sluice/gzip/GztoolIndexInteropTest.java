@@ -1,5 +1,6 @@
 package dev.sluice.gzip;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@link GzipIndex#load} of gztool's indexes (issue 23): {@code gztool -i} indexes of a single-member, a
  * multi-member, a BGZF and an SL file, in both of gztool's index versions, load and give byte-exact ranges (compared
- * with a full decompression). The live tests skip only where gztool is not on the PATH; the committed fixture (made
+ * with a full decompression); and Sluice's indexes saved in gztool's format give gztool byte-exact ranges. The live tests skip only where gztool is not on the PATH; the committed fixture (made
  * by {@code index/make-gztool-fixture.sh}, gztool 1.5.1) is read everywhere.
  */
 @Timeout(180)
@@ -36,6 +37,19 @@ class GztoolIndexInteropTest {
             out.write(data);
         }
         return b.toByteArray();
+    }
+
+    private static final String[] NAMES = {"single", "multi", "bgzf", "sl"};
+
+    /** {@code data} as one member, as three (cut at {@code cut}, an empty one between), as BGZF and as SL members. */
+    private static byte[][] kinds(byte[] data, int cut) throws IOException {
+        return new byte[][] {
+            TestData.member(GzipHeader.builder().name("data").build(), data, 6),
+            GzipIndexTest.concat(TestData.member(GzipHeader.minimal(), java.util.Arrays.copyOf(data, cut), 1),
+                    TestData.member(GzipHeader.minimal(), new byte[0], 6),
+                    TestData.member(GzipHeader.minimal(), java.util.Arrays.copyOfRange(data, cut, data.length), 9)),
+            independent(ParallelGzipOutputStream.Format.BGZF, data),
+            independent(ParallelGzipOutputStream.Format.INDEPENDENT_MEMBERS, data)};
     }
 
     /** Runs {@code gztool -i} on {@code gz} (extra options first) and loads what it wrote. */
@@ -59,29 +73,60 @@ class GztoolIndexInteropTest {
         long seed = GzipIndexTest.seed("gztool interop");
         Random r = new Random(seed);
         byte[] data = TestData.mixed(r, 5_000_000 + r.nextInt(1000));
-        int cut = 1_500_000 + r.nextInt(1000);
-        byte[][] files = {
-            TestData.member(GzipHeader.builder().name("data").build(), data, 6),
-            GzipIndexTest.concat(TestData.member(GzipHeader.minimal(), java.util.Arrays.copyOf(data, cut), 1),
-                    TestData.member(GzipHeader.minimal(), new byte[0], 6),
-                    TestData.member(GzipHeader.minimal(), java.util.Arrays.copyOfRange(data, cut, data.length), 9)),
-            independent(ParallelGzipOutputStream.Format.BGZF, data),
-            independent(ParallelGzipOutputStream.Format.INDEPENDENT_MEMBERS, data)};
-        String[] names = {"single", "multi", "bgzf", "sl"};
+        byte[][] files = kinds(data, 1_500_000 + r.nextInt(1000));
         for (int i = 0; i < files.length; i++) {
-            Path gz = tmp.resolve(names[i] + ".gz");
+            Path gz = tmp.resolve(NAMES[i] + ".gz");
             Files.write(gz, files[i]);
             for (String[] version : new String[][] {{"-x"}, {"-z"}}) {
                 GzipIndex ix = gztoolIndex(gz, version);
-                String what = names[i] + " " + version[0] + ", seed " + seed;
+                String what = NAMES[i] + " " + version[0] + ", seed " + seed;
                 assertEquals(data.length, ix.uncompressedSize(), what);
                 assertTrue(ix.checkpoints() + ix.members() >= 4, what + ": " + ix);
                 GzipIndexTest.checkReads(ix, gz, data, r, what);
                 // Saved in Sluice's format and loaded again, it reads the same.
-                Path sgzi = tmp.resolve(names[i] + ".sgzi");
+                Path sgzi = tmp.resolve(NAMES[i] + ".sgzi");
                 ix.save(sgzi);
                 GzipIndexTest.checkReads(GzipIndex.load(sgzi), gz, data, r, what + " via .sgzi");
             }
+        }
+    }
+
+    /** Sluice's index saved in gztool's format: gztool extracts byte-exact ranges with it, and Sluice reads it back. */
+    @Test
+    void sluiceIndexUsedByGztool() throws Exception {
+        if (!Tools.installed("gztool")) {
+            System.out.println("gztool not installed: Sluice's gztool index not checked with gztool");
+            return;
+        }
+        long seed = GzipIndexTest.seed("sluice->gztool");
+        Random r = new Random(seed);
+        byte[] data = TestData.mixed(r, 2_000_000 + r.nextInt(1000));
+        byte[][] files = kinds(data, 700_000 + r.nextInt(1000));
+        for (int i = 0; i < files.length; i++) {
+            Path gz = tmp.resolve(NAMES[i] + ".gz");
+            Files.write(gz, files[i]);
+            GzipIndex ix = GzipIndex.build(gz, 200_000);
+            Path idx = tmp.resolve(NAMES[i] + ".gzi");
+            ix.save(idx, GzipIndex.Format.GZTOOL);
+            byte[] saved = Files.readAllBytes(idx);
+            String what = NAMES[i] + ", seed " + seed;
+            GzipIndexTest.checkReads(GzipIndex.load(idx), gz, data, r, what + " loaded back");
+            // gztool reads it as an index of its own: every point, and the uncompressed size.
+            String listing = new String(Tools.run(new byte[0], "gztool", "-l", "-I", idx.toString(), gz.toString()),
+                    java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+            assertTrue(listing.contains("Number of index points : " + (ix.members() + ix.checkpoints()) + " "),
+                    what + ": " + listing);
+            assertTrue(listing.contains("(" + data.length + " Bytes)"), what + ": " + listing);
+            for (int k = 0; k < 8; k++) {
+                int p = k == 0 ? 0 : k == 1 ? data.length - 1000 : r.nextInt(data.length);
+                int n = Math.min(1 + r.nextInt(300_000), data.length - p);
+                // -W: use the index as it is and never write it.
+                byte[] got = Tools.run(new byte[0], "gztool", "-W", "-I", idx.toString(), "-b", Integer.toString(p),
+                        "-r", Integer.toString(n), gz.toString());
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, p, p + n), got, what + ": gztool -b " + p
+                        + " -r " + n);
+            }
+            assertArrayEquals(saved, Files.readAllBytes(idx), what + ": gztool left the index as it was");
         }
     }
 
