@@ -70,7 +70,7 @@ final class CpCommand implements Callable<Integer> {
         } catch (InvalidPathException e) {
             return null; // picocli reports the argument it cannot convert
         }
-        return PlainForm.run(plain, null, err);
+        return PlainForm.run(plain, null, err, Main.EXIT_TROUBLE);
     }
 
     /** The plain form's options (-n, -p) and work. */

@@ -46,7 +46,7 @@ final class GzipOptions {
             return null;
         }
         options.files = names;
-        return PlainForm.run(command, null, err);
+        return PlainForm.run(command, null, err, GzipFiles.ERROR);
     }
 
     /** The letters gzip and gunzip share, then the command's own. */

@@ -44,9 +44,10 @@ final class PlainForm {
 
     /**
      * Runs {@code body} as Main's handler runs picocli's commands: an exception is one line on stderr ("sluice: "
-     * and its description) and exit code {@link Main#EXIT_TROUBLE}. Flushes both writers ({@code out} may be null).
+     * and its description) and exit code {@code trouble}, the command's (its {@code exitCodeOnInvalidInput}).
+     * Flushes both writers ({@code out} may be null).
      */
-    static int run(Body body, PrintWriter out, PrintWriter err) {
+    static int run(Body body, PrintWriter out, PrintWriter err, int trouble) {
         try {
             return body.run(out, err);
         } catch (IOException | RuntimeException e) {
@@ -54,7 +55,7 @@ final class PlainForm {
                 out.flush();
             }
             err.println("sluice: " + Main.describe(e));
-            return Main.EXIT_TROUBLE;
+            return trouble;
         } finally {
             if (out != null) {
                 out.flush();

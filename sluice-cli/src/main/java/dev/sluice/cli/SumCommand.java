@@ -75,7 +75,7 @@ final class SumCommand implements Callable<Integer> {
             return null;
         }
         c.files = names;
-        return PlainForm.run(plain, out, err);
+        return PlainForm.run(plain, out, err, Main.EXIT_TROUBLE);
     }
 
     /** The plain form's options (at most one algorithm) and work. */

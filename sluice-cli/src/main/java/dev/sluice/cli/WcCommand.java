@@ -88,7 +88,7 @@ final class WcCommand implements Callable<Integer> {
             return null;
         }
         c.files = names;
-        return PlainForm.run(plain, out, err);
+        return PlainForm.run(plain, out, err, 1);
     }
 
     /** The plain form's options (-l, -w, -m, -c, grouped or not) and work. */
