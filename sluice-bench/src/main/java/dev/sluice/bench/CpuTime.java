@@ -7,13 +7,15 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * A secondary JMH result for single-threaded benchmarks: the benchmark thread's CPU time (user + system, so the
- * kernel's copy out of the page cache counts), summed per iteration, with the number of calls. On a machine other
+ * A secondary JMH result: CPU time, summed per iteration, with the number of calls. Single-threaded benchmarks read
+ * the benchmark thread's clock ({@link CpuClock#start}: user + system, so the kernel's copy out of the page cache
+ * counts); benchmarks with threads of their own (parallel gzip) read the process's ({@link CpuClock#startProcess}). On a machine other
  * jobs share, wall time (JMH's primary score) measures the load as much as the code; the thread's CPU time does not.
  * Report {@code cpuNanos / calls}. Reading the clock costs well under a microsecond per call, so benchmarks whose
  * operation takes microseconds should rely on wall time on a quiet machine instead.
  *
- * <p>Benchmarks call {@link CpuClock#start(CpuTime)} and {@link CpuClock#stop(CpuTime, long)}, which live in
+ * <p>Benchmarks call {@link CpuClock#start(CpuTime)} and {@link CpuClock#stop(CpuTime, long)} (or the process
+ * pair), which live in
  * another class because JMH takes every public method of an {@code @AuxCounters} class for a counter.
  */
 @State(Scope.Thread)

@@ -89,6 +89,10 @@ class ReportCommandTest {
         }
     }
 
+    /**
+     * Every experiment at its smallest scale, end to end: every one of the 27 claims gets a verdict with its metric,
+     * and no claim names a variant that did not run.
+     */
     @Test
     void aTinyReportWritesValidResults() throws IOException {
         Path out = dir.resolve("report");
@@ -96,16 +100,27 @@ class ReportCommandTest {
         Files.write(userData.resolve("a.bin"), new byte[70_000]);
         Files.writeString(dir.resolve("mine/b.txt"), "user data ".repeat(1000));
         // The runner's classes come from sluice-bench, a test-scoped dependency: the test's own class path.
-        String[] r = MainTest.run("report", "--tiny", "--only", "E6,E3", "--no-progress", "--out", out.toString(),
+        String[] r = MainTest.run("report", "--tiny", "--no-progress", "--out", out.toString(),
                 "--data", dir.resolve("mine").toString(), "--bench-jar", System.getProperty("java.class.path"));
         assertEquals("0", r[0], r[2]);
         assertTrue(r[1].contains("E3") && r[1].contains("E6") && r[1].contains("Recommendations ("), r[1]);
         JsonNode doc = new ObjectMapper().readTree(out.resolve("results.json").toFile());
         assertEquals(Set.of(), dev.sluice.cli.report.ReportFilesTestAccess.validate(doc));
-        assertEquals(2, doc.get("experiments").size());
-        assertEquals("E3", doc.at("/experiments/0/id").asText());
+        assertEquals(7, doc.get("experiments").size());
+        assertEquals("E3", doc.at("/experiments/2/id").asText());
         assertEquals("tiny", doc.at("/environment/scale").asText());
-        assertTrue(doc.get("command").asText().startsWith("sluice report --tiny --only E6,E3 "), doc.get("command").asText());
+        assertTrue(doc.get("command").asText().startsWith("sluice report --tiny "), doc.get("command").asText());
+        Set<String> ids = new java.util.TreeSet<>();
+        Set<String> metrics = new java.util.TreeSet<>();
+        for (JsonNode e : doc.get("experiments")) {
+            for (JsonNode v : e.get("verdicts")) {
+                assertTrue(ids.add(v.get("id").asText()), "one verdict per claim: " + v.get("id"));
+                metrics.add(v.get("metric").asText());
+                assertEquals(0, v.get("missing").size(), "a claim names a variant that did not run: " + v);
+            }
+        }
+        assertEquals(27, ids.size(), ids.toString());
+        assertEquals(Set.of("allocation", "cpu", "memory", "time"), metrics);
         assertTrue(doc.get("dataSources").toString().contains("the files under " + dir.resolve("mine")),
                 doc.get("dataSources").toString());
         String html = Files.readString(out.resolve("index.html"), StandardCharsets.UTF_8);

@@ -4,9 +4,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * One classic Java I/O experiment: the claim it tests and the cases that test it. Each subclass lists its variants
- * as named lambdas over the prepared data, so that adding a strategy (Sluice's, when its branch lands) is one line.
- * The quick runner and the JMH benchmark of the experiment both run these same workloads.
+ * One experiment: the claims it tests and the cases that test them. Each subclass lists its variants as named
+ * lambdas over the prepared data, declares its claims ({@link Claim}: ids, wording, sides, k, metric) and the
+ * like-for-like comparisons that back advice ({@link Advice}), naming the same variants; the CLI judges from these
+ * declarations alone. The quick runner and the JMH benchmark of the experiment both run these same workloads.
  */
 public abstract class Experiment {
     private final String id;
@@ -27,11 +28,19 @@ public abstract class Experiment {
         return title;
     }
 
-    /** The folklore being tested, in one sentence, with the source's numbers. */
+    /** What the experiment puts on trial, in one sentence. */
     public final String claim() {
         return claim;
     }
 
     /** The cases of this experiment at the corpus's scale; data files are made on first use and reused. */
     public abstract List<Case> cases(Corpus corpus) throws IOException;
+
+    /** The claims judged from this experiment's cases at this scale (their cells name its cases). */
+    public abstract List<Claim> claims(Scale scale);
+
+    /** The comparisons at this scale that back recommendations. */
+    public List<Advice> advice(Scale scale) {
+        return List.of();
+    }
 }

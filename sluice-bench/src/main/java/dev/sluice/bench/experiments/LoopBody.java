@@ -144,4 +144,38 @@ final class LoopBody implements Loops.Body {
         // The polls feed the result so the calls stay, without changing the sum the variants agree on.
         return polls < 0 ? -1 : sum;
     }
+
+    /** Reads {@code in} into an array of {@code arraySize} and nothing else (no per-byte work); closes it. */
+    @Override
+    public long drain(InputStream in, int arraySize) throws IOException {
+        byte[] buf = new byte[arraySize];
+        long total = 0;
+        try (in) {
+            int n;
+            while ((n = in.read(buf, 0, buf.length)) >= 0) {
+                total += n;
+            }
+        }
+        return total;
+    }
+
+    /**
+     * The loop of source A's available() test: while {@code available()} is not 0, {@code read(buf)} into an array of
+     * {@code piece} bytes, and nothing else; closes the stream. Returns the bytes read.
+     */
+    @Override
+    public long readWhileAvailable(InputStream in, int piece) throws IOException {
+        byte[] buf = new byte[piece];
+        long total = 0;
+        try (in) {
+            while (in.available() != 0) {
+                int n = in.read(buf);
+                if (n < 0) {
+                    break;
+                }
+                total += n;
+            }
+        }
+        return total;
+    }
 }

@@ -28,6 +28,10 @@ final class Loops {
         long equalsLoop(InputStream a, InputStream b, int size) throws IOException;
 
         long poll(InputStream in, int piece) throws IOException;
+
+        long drain(InputStream in, int arraySize) throws IOException;
+
+        long readWhileAvailable(InputStream in, int piece) throws IOException;
     }
 
     /**
@@ -60,7 +64,7 @@ final class Loops {
 
     /**
      * Makes the byte-at-a-time loops below ({@code byteAtATime}, {@code copyByteAtATime}, {@code writeByteAtATime},
-     * {@code poll}) run {@code body}, the copy of the case about to be measured; one harness thread at a time.
+     * {@code poll}, {@code readWhileAvailable}) run {@code body}, the copy of the case about to be measured; one harness thread at a time.
      */
     static void use(Body body) {
         current = body == null ? SHARED : body;
@@ -104,6 +108,16 @@ final class Loops {
     /** Reads in pieces, asking {@code available()} after each (experiment E6); closes the stream. */
     static long poll(InputStream in, int piece) throws IOException {
         return current.poll(in, piece);
+    }
+
+    /** Reads {@code in} into an array of {@code arraySize} with no per-byte work; closes it. Returns bytes read. */
+    static long drain(InputStream in, int arraySize) throws IOException {
+        return SHARED.drain(in, arraySize);
+    }
+
+    /** Source A's available() loop (experiment E6): read(buf) while available() is not 0; closes the stream. */
+    static long readWhileAvailable(InputStream in, int piece) throws IOException {
+        return current.readWhileAvailable(in, piece);
     }
 
     static String size(long bytes) {

@@ -23,7 +23,8 @@ import java.util.Map;
  *
  * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
  * {@code --fork 0, 1, …}, and pools their samples. Each sample is one timed repetition
- * {@code {fork, round, order, nanos, bytes, ops}}: in round {@code r} the variants of a comparison run once each,
+ * {@code {fork, round, order, nanos, bytes, ops, cpuNanos, allocatedBytes, gcCount, gcMillis[, retainedBytes]}}
+ * ({@link Measure}): in round {@code r} the variants of a comparison run once each,
  * starting at variant {@code r mod n} (the order rotates, so no variant always runs first or after the same one).
  *
  * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
@@ -34,7 +35,7 @@ public final class QuickRunner {
     private QuickRunner() {}
 
     /** The raw format's name and version; the CLI checks it before reading. */
-    public static final String FORMAT = "sluice-raw-results/2";
+    public static final String FORMAT = "sluice-raw-results/3";
 
     public static void main(String[] args) {
         try {
@@ -85,7 +86,9 @@ public final class QuickRunner {
                             List<Map<String, Object>> samples = new ArrayList<>();
                             for (int i = 0; i < nanos.length; i++) {
                                 // JMH's iteration scores are per operation: one sample per iteration, one op each.
-                                samples.add(sample(fork, i, 0, Math.round(nanos[i]), c.bytes(), 1));
+                                // JMH measures time only: CPU and allocation are not known (-1).
+                                samples.add(sample(fork, i, 0, new Measure.Rep(Math.round(nanos[i]), -1, -1, -1, -1, -1),
+                                        c.bytes(), 1));
                             }
                             row.put("samples", samples);
                         } catch (IOException | RuntimeException ex) {
@@ -107,6 +110,8 @@ public final class QuickRunner {
             exp.put("id", e.id());
             exp.put("title", e.title());
             exp.put("claim", e.claim());
+            exp.put("claims", e.claims(scale).stream().map(Claim::toJson).toList());
+            exp.put("advice", e.advice(scale).stream().map(Advice::toJson).toList());
             exp.put("cases", rows);
             experiments.add(exp);
             events.println("END " + e.id());
@@ -120,6 +125,7 @@ public final class QuickRunner {
         root.put("reps", harness.equals("jmh") ? JmhHarness.MEASUREMENT_ITERATIONS : scale.reps());
         root.put("fork", fork);
         root.put("reads", reads);
+        root.put("rule", Claim.RULE_TEXT);
         root.put("jvm", jvmDescription());
         root.put("dataDir", dataDir.toAbsolutePath().toString());
         List<String> sources = new ArrayList<>(corpus.sources());
@@ -158,6 +164,8 @@ public final class QuickRunner {
         row.put("param", c.param());
         row.put("key", c.key());
         row.put("bytesPerOp", c.bytes());
+        row.put("wholeProcess", c.wholeProcess());
+        row.put("reference", c.reference());
         return row;
     }
 
@@ -209,7 +217,7 @@ public final class QuickRunner {
                         Cold.drop(coldDir);
                     }
                     Loops.use(loops.get(c));
-                    s.add(sample(fork, r, k, Measure.rep(c.workload(), o), c.bytes() * o, o));
+                    s.add(sample(fork, r, k, Measure.rep(c, o), c.bytes() * o, o));
                 } catch (IOException | RuntimeException ex) {
                     rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
                     samples.remove(c);
@@ -220,14 +228,21 @@ public final class QuickRunner {
         samples.forEach((c, s) -> rowOf.get(c).put("samples", s));
     }
 
-    private static Map<String, Object> sample(int fork, int round, int order, long nanos, long bytes, long ops) {
+    private static Map<String, Object> sample(int fork, int round, int order, Measure.Rep rep, long bytes, long ops) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("fork", fork);
         m.put("round", round);
         m.put("order", order);
-        m.put("nanos", nanos);
+        m.put("nanos", rep.nanos());
         m.put("bytes", bytes);
         m.put("ops", ops);
+        m.put("cpuNanos", rep.cpuNanos());
+        m.put("allocatedBytes", rep.allocatedBytes());
+        m.put("gcCount", rep.gcCount());
+        m.put("gcMillis", rep.gcMillis());
+        if (rep.retainedBytes() >= 0) {
+            m.put("retainedBytes", rep.retainedBytes());
+        }
         return m;
     }
 

@@ -1,5 +1,7 @@
 package dev.sluice.bench.gzip;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.gzip.GzipInputStream;
 import java.io.BufferedInputStream;
 import java.io.FileInputStream;
@@ -68,66 +70,66 @@ public class GzipInputBench {
     /** As commonly written: a BufferedInputStream under GZIPInputStream's default 512-byte buffer. */
     @Benchmark
     public long jdkBuffered(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return drain(new GZIPInputStream(new BufferedInputStream(new FileInputStream(gz.toFile()))));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     /** As the folklore advises: GZIPInputStream with a 64 KiB buffer straight on the file. */
     @Benchmark
     public long jdk64k(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return drain(new GZIPInputStream(new FileInputStream(gz.toFile()), 64 * 1024));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     /** Sluice with its default buffer. */
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return drain(new GzipInputStream(new FileInputStream(gz.toFile())));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     /** Sluice with {@link #bufferSize}: run with -p bufferSize=512,4096,16384,65536,262144,1048576. */
     @Benchmark
     public long bufferSweep(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return drain(GzipInputStream.builder().bufferSize(bufferSize).build(new FileInputStream(gz.toFile())));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     /** The ceiling: a raw Inflater on heap input read through a FileChannel, no CRC (header skipped by hand). */
     @Benchmark
     public long rawInflaterHeap(CpuTime cpu) throws IOException, DataFormatException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return rawInflate(ByteBuffer.allocate(bufferSize));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     /** As {@link #rawInflaterHeap} with a direct input buffer: setInput(ByteBuffer) without a copy to the heap. */
     @Benchmark
     public long rawInflaterDirect(CpuTime cpu) throws IOException, DataFormatException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             return rawInflate(ByteBuffer.allocateDirect(bufferSize));
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 

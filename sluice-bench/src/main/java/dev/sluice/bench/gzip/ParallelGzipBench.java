@@ -1,5 +1,7 @@
 package dev.sluice.bench.gzip;
 
+import dev.sluice.bench.CpuClock;
+import dev.sluice.bench.CpuTime;
 import dev.sluice.gzip.GzipOutputStream;
 import dev.sluice.gzip.ParallelGzipOutputStream;
 import java.io.IOException;
@@ -79,34 +81,34 @@ public class ParallelGzipBench {
 
     @Benchmark
     public long jdkGZIPOutputStream(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             CountingSink sink = new CountingSink();
             return write(new GZIPOutputStream(sink, 65536), sink);
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     @Benchmark
     public long sluiceGzipOutputStream(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             CountingSink sink = new CountingSink();
             return write(new GzipOutputStream(sink), sink);
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 
     @Benchmark
     public long sluiceParallel(CpuTime cpu) throws IOException {
-        cpu.start();
+        CpuClock.startProcess(cpu);
         try {
             CountingSink sink = new CountingSink();
             return write(ParallelGzipOutputStream.builder().threads(threads).blockSize(blockSize).build(sink), sink);
         } finally {
-            cpu.stop();
+            CpuClock.stopProcess(cpu);
         }
     }
 }

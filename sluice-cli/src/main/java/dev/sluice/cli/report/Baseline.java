@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * {@code --baseline DIR}: compares every result with the same case (experiment, variant, param) of an earlier
- * report's results.json (schema 2, which keeps the samples). The two runs are not paired, so the ratio of their
+ * report's results.json (schema 2 or later, which keep the samples). The two runs are not paired, so the ratio of their
  * median speeds gets its interval from resampling each run on its own ({@link Bootstrap#ratioOfMedians}); the case
  * <b>improved</b> when the whole interval is above 1, <b>regressed</b> when it is below, and shows <b>no change</b>
  * otherwise.
@@ -41,8 +41,8 @@ public final class Baseline {
     /** The report with each result marked against the baseline's same case, where both were measured. */
     public static Report compare(Report report, Path baselineJson) throws IOException {
         JsonNode root = new ObjectMapper().readTree(baselineJson.toFile());
-        if (root == null || root.path("schemaVersion").asInt() != Report.SCHEMA_VERSION) {
-            throw new IOException("--baseline " + baselineJson + ": not a results.json of schema version "
+        if (root == null || root.path("schemaVersion").asInt() < 2 || root.path("schemaVersion").asInt() > Report.SCHEMA_VERSION) {
+            throw new IOException("--baseline " + baselineJson + ": not a results.json of schema version 2 to "
                     + Report.SCHEMA_VERSION + " (only those keep the samples)");
         }
         Map<String, List<Sample>> base = new HashMap<>();
@@ -61,20 +61,15 @@ public final class Baseline {
                 List<Sample> b = base.get(key(e.id(), r.variant(), r.param()));
                 rs.add(r.measured() && b != null ? r.withBaseline(change(Paired.grid(r.samples()), Paired.grid(b))) : r);
             }
-            out.add(new ExperimentReport(e.id(), e.title(), e.claim(), rs, e.verdicts()));
+            out.add(e.withResults(rs));
         }
         return new Report(report.schemaVersion(), report.generated(), report.command(), report.estimate(),
-                report.environment(), report.dataSources(), out, report.recommendations(), report.byJdk());
+                report.environment(), report.dataSources(), report.rule(), out, report.recommendations(), report.byJdk());
     }
 
     /** The samples of a results.json (or raw results) array. */
     static List<Sample> samples(JsonNode array) {
-        List<Sample> s = new ArrayList<>();
-        for (JsonNode x : array) {
-            s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
-                    x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
-        }
-        return s;
+        return RawResults.samples(array);
     }
 
     /**
@@ -89,22 +84,25 @@ public final class Baseline {
         }
         Report.Environment env = new ObjectMapper().treeToValue(root.path("environment"), Report.Environment.class);
         List<ExperimentReport> experiments = new ArrayList<>();
+        ObjectMapper m = new ObjectMapper();
         for (JsonNode e : root.path("experiments")) {
             List<Result> rs = new ArrayList<>();
             for (JsonNode r : e.path("results")) {
                 rs.add(Result.of(r.path("variant").asText(), r.path("param").asText(), r.path("bytesPerOp").asLong(),
-                        samples(r.path("samples")), r.has("error") ? r.get("error").asText() : null));
+                        r.path("reference").asBoolean(), r.path("wholeProcess").asBoolean(), samples(r.path("samples")),
+                        r.has("error") ? r.get("error").asText() : null));
             }
-            experiments.add(new ExperimentReport(e.path("id").asText(), e.path("title").asText(),
-                    e.path("claim").asText(), rs, Verdicts.judge(e.path("id").asText(), rs, env.reads())));
+            ExperimentReport x = new ExperimentReport(e.path("id").asText(), e.path("title").asText(),
+                    e.path("claim").asText(), RawResults.claims(m, e), RawResults.advice(m, e), rs, List.of());
+            experiments.add(x.withVerdicts(Verdicts.judge(x, env.reads())));
         }
         List<String> sources = new ArrayList<>();
         root.path("dataSources").forEach(x -> sources.add(x.asText()));
         sources.add("re-analysed from the samples of " + resultsJson + " (generated " + root.path("generated").asText()
                 + " by " + root.path("command").asText() + ")");
         return new Report(Report.SCHEMA_VERSION, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                .toString(), command, root.path("estimate").asBoolean(), env, sources, experiments,
-                Recommendations.from(experiments));
+                .toString(), command, root.path("estimate").asBoolean(), env, sources, root.path("rule").asText(),
+                experiments, Recommendations.from(experiments));
     }
 
     static Change change(double[][] now, double[][] before) {

@@ -63,29 +63,54 @@ final class HtmlPage {
         h.append("</dl>\n");
 
         h.append("<h2>Claims at a glance</h2>\n");
-        h.append("<p class=\"note\">").append(esc(Verdicts.RULE)).append(" Intervals: 95% bootstrap over forks, then "
+        h.append("<p class=\"note\">").append(esc(report.rule())).append(" Intervals: 95% bootstrap over forks, then "
                 + "rounds within them, of the median of the paired per-round ratios.</p>\n");
         h.append("<figure>").append(claimsChart(report)).append("<figcaption>Each claim's measured ratio (dot) and "
                 + "95% interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
                 + "grey inconclusive here. ").append(esc(env.caption())).append("</figcaption></figure>\n");
-        h.append("<table><caption>").append(esc(env.caption())).append("</caption><tr><th>exp</th><th>claim</th>"
-                + "<th>claimed</th><th>measured [95% CI]</th><th>threshold</th><th>verdict</th><th>reads</th></tr>\n");
+        Map<String, String[]> sources = new java.util.TreeMap<>();
         for (ExperimentReport e : report.experiments()) {
-            for (Verdict v : e.verdicts()) {
-                h.append("<tr><td>").append(esc(e.id())).append("</td><td>").append(esc(v.claim()))
-                        .append("<br><span class=\"note\">").append(esc(v.rule())).append("</span></td><td>")
-                        .append(esc(v.claimed())).append("</td><td class=\"n\">").append(esc(measured(v)))
-                        .append("</td><td class=\"n\">").append(esc(Verdicts.x(v.threshold()))).append("</td><td class=\"")
-                        .append(cls(v.outcome())).append("\">").append(esc(outcomeText(v.outcome())))
-                        .append("</td><td>").append(esc(v.reads())).append("</td></tr>\n");
+            for (Report.ClaimSpec c : e.claims()) {
+                sources.putIfAbsent(c.source(), new String[] {c.sourceTitle(), c.sourceYear()});
             }
         }
-        h.append("</table>\n");
+        List<Verdict> all = Reports.sorted(report);
+        for (Map.Entry<String, String[]> src : sources.entrySet()) {
+            h.append("<h3>").append(esc(src.getKey() + ": " + src.getValue()[0] + " (" + src.getValue()[1] + ")"))
+                    .append("</h3>\n<table><tr><th>id</th><th>claim</th><th>metric</th><th>claimed</th>"
+                    + "<th>measured [95% CI]</th><th>threshold</th><th>verdict</th><th>reads</th></tr>\n");
+            for (Verdict v : all) {
+                if (!src.getKey().equals(v.source())) {
+                    continue;
+                }
+                h.append("<tr><td>").append(esc(v.id())).append(" <span class=\"note\">")
+                        .append(esc(Reports.experimentOf(report, v))).append("</span></td><td>").append(esc(v.claim()))
+                        .append("<br><span class=\"note\">").append(esc(v.setup())).append(" Rule: ")
+                        .append(esc(v.rule())).append(".</span>");
+                if (v.also() != null) {
+                    h.append("<br><span class=\"note\">Also measured (not judged): ").append(esc(v.also().label()))
+                            .append(": ").append(esc(v.also().measured() == null ? "not measured"
+                                    : Verdicts.x(v.also().measured()) + " [" + Verdicts.x(v.also().ci()[0]) + ", "
+                                    + Verdicts.x(v.also().ci()[1]) + "], " + outcomeText(v.also().outcome())
+                                    + " by the same rule")).append("</span>");
+                }
+                for (String n : v.notes()) {
+                    h.append("<br><span class=\"note\">").append(esc(n)).append("</span>");
+                }
+                h.append("</td><td>").append(esc(v.metric())).append("</td><td>").append(esc(v.claimed()))
+                        .append("</td><td class=\"n\">").append(esc(measured(v))).append("</td><td class=\"n\">")
+                        .append(esc(Verdicts.x(v.threshold()) + (v.upper() == null ? "" : "–" + Verdicts.x(v.upper()))))
+                        .append("</td><td class=\"").append(cls(v.outcome())).append("\">")
+                        .append(esc(outcomeText(v.outcome()))).append("</td><td>").append(esc(v.reads()))
+                        .append("</td></tr>\n");
+            }
+            h.append("</table>\n");
+        }
 
         if (report.byJdk() != null) {
             h.append("<h2>Across JDKs</h2>\n<table><caption>The same claims on each JDK, same data and machine: "
                     + "verdict, measured ratio [95% CI]. Each JDK's full report is in the directory named.</caption><tr>"
-                    + "<th>exp</th><th>claim</th>");
+                    + "<th>id</th><th>claim</th><th>metric</th>");
             for (Report.JdkColumn c : report.byJdk()) {
                 h.append("<th>").append(esc(c.jdk())).append("<br><span class=\"note\">").append(esc(c.directory()))
                         .append("</span></th>");
@@ -93,8 +118,9 @@ final class HtmlPage {
             h.append("</tr>\n");
             List<Report.JdkVerdict> first = report.byJdk().get(0).verdicts();
             for (int i = 0; i < first.size(); i++) {
-                h.append("<tr><td>").append(esc(first.get(i).experiment())).append("</td><td>")
-                        .append(esc(first.get(i).claim())).append("</td>");
+                h.append("<tr><td>").append(esc(first.get(i).id())).append("</td><td>")
+                        .append(esc(first.get(i).claim())).append("</td><td>").append(esc(first.get(i).metric()))
+                        .append("</td>");
                 for (Report.JdkColumn c : report.byJdk()) {
                     Report.JdkVerdict v = i < c.verdicts().size() ? c.verdicts().get(i) : null;
                     h.append(v == null ? "<td>-</td>" : "<td class=\"" + cls(v.outcome()) + "\">"
@@ -106,7 +132,8 @@ final class HtmlPage {
         }
 
         h.append("<h2>Recommendations</h2>\n<p class=\"note\">Only from like-for-like comparisons, and only where the "
-                + "winner's interval against the runner-up excludes 1 and it was ahead in every fork.</p>\n");
+                + "winner leads the runner-up by at least " + Math.round((Recommendations.BAND - 1) * 100) + "% (the "
+                + "practical-equivalence band), its interval excludes 1 and it was ahead in every fork.</p>\n");
         if (env.scale().equals("tiny")) {
             h.append("<p class=\"note\"><b>A --tiny run:</b> the numbers are not meaningful; do not apply these "
                     + "settings.</p>\n");
@@ -125,8 +152,9 @@ final class HtmlPage {
             h.append("<h2 id=\"").append(esc(e.id())).append("\">").append(esc(e.id())).append(": ").append(esc(e.title()))
                     .append("</h2>\n<p><b>Claim:</b> ").append(esc(e.claim())).append("</p>\n");
             for (Verdict v : e.verdicts()) {
-                h.append("<p><span class=\"").append(cls(v.outcome())).append("\">").append(esc(outcomeText(v.outcome())))
-                        .append("</span> (").append(esc(v.reads())).append("): ").append(esc(v.summary())).append("</p>\n");
+                h.append("<p>").append(esc(v.id())).append(" <span class=\"").append(cls(v.outcome())).append("\">")
+                        .append(esc(outcomeText(v.outcome()))).append("</span> (").append(esc(v.reads())).append("): ")
+                        .append(esc(v.claim())).append(" ").append(esc(v.summary())).append("</p>\n");
             }
             charts(h, e, env);
             table(h, e, env);
@@ -159,7 +187,7 @@ final class HtmlPage {
         for (ExperimentReport e : report.experiments()) {
             for (Verdict v : e.verdicts()) {
                 String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD : OPEN;
-                String label = e.id() + ": " + shortClaim(v.claim()) + " (claimed " + v.claimed() + ")";
+                String label = v.id() + " " + v.metric() + ": " + shortClaim(v.claim()) + " (" + v.claimed() + ")";
                 rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
                         : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
             }
@@ -178,15 +206,12 @@ final class HtmlPage {
 
     private static void charts(StringBuilder h, ExperimentReport e, Report.Environment env) {
         Map<String, List<Result>> groups = byParam(e.results());
-        if (e.id().equals("E2")) {
-            sweep(h, e, env, "JDK buffer ", "JDK BufferedInputStream by buffer size");
-            sweep(h, e, env, "Sluice buffer ", "Sluice FastBufferedInputStream by buffer size");
-            return;
-        }
-        if (e.id().equals("E3")) {
-            fileSizeSweep(h, e, env);
-        }
+        sweep(h, e, env);
+        fileSizeSweep(h, e, env);
         for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
+            if (Verdicts.arrayOf(g.getKey()) > 0) {
+                continue;   // drawn in the sweep
+            }
             List<Result> rs = g.getValue();
             boolean small = rs.stream().allMatch(r -> r.bytesPerOp() < SMALL);
             List<Svg.Row> rows = new ArrayList<>();
@@ -197,8 +222,8 @@ final class HtmlPage {
                     continue;
                 }
                 double[] v = small ? micros(r) : new double[] {r.mbPerSec().median(), r.mbPerSecCi()[0], r.mbPerSecCi()[1]};
-                if (e.id().equals("E1") && r.variant().equals(Verdicts.E1_PLAIN)) {
-                    refs.add(new Svg.Ref(v[0], "bulk loop (reference)", "#888"));
+                if (r.reference()) {
+                    refs.add(new Svg.Ref(v[0], r.variant() + " (reference)", "#888"));
                     continue;
                 }
                 rows.add(new Svg.Row(r.variant(), v[0], v[1], v[2], Svg.PALETTE[i++ % Svg.PALETTE.length], Double.NaN));
@@ -220,17 +245,23 @@ final class HtmlPage {
         return new double[] {b / r.mbPerSec().median(), b / r.mbPerSecCi()[1], b / r.mbPerSecCi()[0]};
     }
 
-    private static void sweep(StringBuilder h, ExperimentReport e, Report.Environment env, String prefix, String what) {
-        Map<String, List<double[]>> lines = new LinkedHashMap<>();
+    /**
+     * The "array N" cells as log-x lines by read size, one chart per family of variants (the first word of their
+     * names: "JDK buffer 8 KiB", "Sluice buffer 8 KiB"), one line per variant.
+     */
+    private static void sweep(StringBuilder h, ExperimentReport e, Report.Environment env) {
+        Map<String, Map<String, List<double[]>>> families = new LinkedHashMap<>();
         for (Result r : e.results()) {
             long array = Verdicts.arrayOf(r.param());
-            if (r.measured() && r.variant().startsWith(prefix) && array > 0) {
-                lines.computeIfAbsent(r.variant().substring(prefix.length()) + " buffer", k -> new ArrayList<>())
-                        .add(new double[] {array, r.mbPerSec().median(), r.mbPerSecCi()[0], r.mbPerSecCi()[1]});
+            if (r.measured() && array > 0) {
+                String family = r.variant().split(" ")[0];
+                families.computeIfAbsent(family, k -> new LinkedHashMap<>()).computeIfAbsent(r.variant(),
+                        k -> new ArrayList<>()).add(new double[] {array, r.mbPerSec().median(), r.mbPerSecCi()[0],
+                        r.mbPerSecCi()[1]});
             }
         }
-        lineFigure(h, e.id() + " · " + what + " (" + env.reads() + ")", "bytes per read() call (log scale)",
-                "MB/s", lines, false, env);
+        families.forEach((family, lines) -> lineFigure(h, e.id() + " · " + family + " by bytes per read() call ("
+                + env.reads() + ")", "bytes per read() call (log scale)", "MB/s", lines, false, env));
     }
 
     private static void fileSizeSweep(StringBuilder h, ExperimentReport e, Report.Environment env) {
@@ -264,7 +295,7 @@ final class HtmlPage {
         h.append("<table><caption>").append(esc(e.id())).append(" in MB/s: median [95% CI], min and max over every "
                 + "sample. ").append(esc(env.caption())).append("</caption>\n<tr><th>param</th><th>variant</th>"
                 + "<th>forks × samples</th><th>median [95% CI]</th><th>min</th><th>max</th><th>median time per op</th>"
-                + "<th>vs baseline</th></tr>\n");
+                + "<th>CPU per op</th><th>allocated per op</th><th>vs baseline</th></tr>\n");
         for (Result r : e.results()) {
             h.append("<tr><td>").append(esc(r.param())).append("</td><td>").append(esc(r.variant())).append("</td>");
             if (r.measured()) {
@@ -273,12 +304,16 @@ final class HtmlPage {
                         .append(num(r.mbPerSecCi()[0])).append(", ").append(num(r.mbPerSecCi()[1])).append("]</td>")
                         .append("<td class=\"n\">").append(num(r.mbPerSec().min())).append("</td><td class=\"n\">")
                         .append(num(r.mbPerSec().max())).append("</td><td class=\"n\">")
-                        .append(esc(time(r.nanosPerOp().median()))).append("</td><td>")
+                        .append(esc(time(r.nanosPerOp().median()))).append("</td><td class=\"n\">")
+                        .append(esc(r.cpuNanosPerOp() == null ? "-" : time(r.cpuNanosPerOp().median())
+                                + (r.wholeProcess() ? " (process)" : ""))).append("</td><td class=\"n\">")
+                        .append(esc(r.allocatedBytesPerOp() == null ? "-" : bytes(r.allocatedBytesPerOp().median())))
+                        .append("</td><td>")
                         .append(r.baseline() == null ? "" : esc(r.baseline().change() + " " + Verdicts.x(r.baseline().ratio())
                                 + " [" + Verdicts.x(r.baseline().ci()[0]) + ", " + Verdicts.x(r.baseline().ci()[1]) + "]"))
                         .append("</td>");
             } else {
-                h.append("<td colspan=\"6\">failed: ").append(esc(r.error())).append("</td>");
+                h.append("<td colspan=\"8\">failed: ").append(esc(r.error())).append("</td>");
             }
             h.append("</tr>\n");
         }
@@ -308,6 +343,16 @@ final class HtmlPage {
             return String.format(Locale.ROOT, "%.2f µs", nanos / 1e3);
         }
         return String.format(Locale.ROOT, "%.0f ns", nanos);
+    }
+
+    static String bytes(double b) {
+        if (b >= 10 << 20) {
+            return String.format(Locale.ROOT, "%.1f MiB", b / (1 << 20));
+        }
+        if (b >= 10 << 10) {
+            return String.format(Locale.ROOT, "%.1f KiB", b / 1024);
+        }
+        return String.format(Locale.ROOT, "%.0f B", b);
     }
 
     static String esc(String s) {

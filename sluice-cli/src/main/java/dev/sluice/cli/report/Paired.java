@@ -37,6 +37,56 @@ final class Paired {
         return r;
     }
 
+    /**
+     * {@code b}'s cost over {@code a}'s on {@code metric} (per byte moved) per (fork, round) cell: above 1 where
+     * {@code a} is cheaper. NaN where either is missing or not measured on that metric.
+     */
+    static double[][] costRatio(Result b, Result a, String metric) {
+        List<Integer> ids = forkIds(a.samples(), b.samples());
+        int rounds = rounds(a.samples(), b.samples());
+        double[][] ga = costs(a.samples(), ids, rounds, metric);
+        double[][] gb = costs(b.samples(), ids, rounds, metric);
+        double[][] r = new double[ids.size()][rounds];
+        for (int f = 0; f < r.length; f++) {
+            for (int k = 0; k < rounds; k++) {
+                r[f][k] = gb[f][k] / ga[f][k];
+            }
+        }
+        return r;
+    }
+
+    /**
+     * (B / A) / (A / C) in costs per cell: A's gain over B divided by C's gain over A, above 1 where the gains
+     * diminish from B to A to C.
+     */
+    static double[][] diminishing(Result a, Result b, Result c, String metric) {
+        TreeSet<Integer> forks = new TreeSet<>(forkIds(a.samples(), b.samples()));
+        c.samples().forEach(s -> forks.add(s.fork()));
+        List<Integer> ids = new ArrayList<>(forks);
+        int rounds = Math.max(rounds(a.samples(), b.samples()), rounds(c.samples(), List.of()));
+        double[][] ga = costs(a.samples(), ids, rounds, metric);
+        double[][] gb = costs(b.samples(), ids, rounds, metric);
+        double[][] gc = costs(c.samples(), ids, rounds, metric);
+        double[][] r = new double[ids.size()][rounds];
+        for (int f = 0; f < r.length; f++) {
+            for (int k = 0; k < rounds; k++) {
+                r[f][k] = (gb[f][k] / ga[f][k]) / (ga[f][k] / gc[f][k]);
+            }
+        }
+        return r;
+    }
+
+    private static double[][] costs(List<Sample> samples, List<Integer> ids, int rounds, String metric) {
+        double[][] g = new double[ids.size()][rounds];
+        for (double[] row : g) {
+            Arrays.fill(row, Double.NaN);
+        }
+        for (Sample s : samples) {
+            g[ids.indexOf(s.fork())][s.round()] = s.costPerByte(metric);
+        }
+        return g;
+    }
+
     private static double[][] grid(List<Sample> samples, List<Integer> ids, int rounds) {
         double[][] g = new double[ids.size()][rounds];
         for (double[] row : g) {

@@ -17,9 +17,9 @@ import java.util.Map;
  * pools them: per case the variant, param, bytes per operation and every sample of every fork.
  */
 record RawResults(String scale, String harness, int reps, int forks, String jvm, String reads, List<String> sources,
-                  List<ExperimentReport> experiments) {
+                  String rule, List<ExperimentReport> experiments) {
 
-    static final String FORMAT = "sluice-raw-results/2";
+    static final String FORMAT = "sluice-raw-results/3";
 
     static RawResults read(List<Path> files) throws IOException {
         ObjectMapper m = new ObjectMapper();
@@ -43,10 +43,7 @@ record RawResults(String scale, String harness, int reps, int forks, String jvm,
                     String key = id + "\u0000" + c.path("variant").asText() + "\u0000" + c.path("param").asText();
                     cases.putIfAbsent(key, c);
                     List<Sample> s = samples.computeIfAbsent(key, k -> new ArrayList<>());
-                    for (JsonNode x : c.path("samples")) {
-                        s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
-                                x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1))));
-                    }
+                    s.addAll(samples(c.path("samples")));
                     if (c.has("error")) {
                         errors.putIfAbsent(key, c.get("error").asText());
                     }
@@ -64,13 +61,45 @@ record RawResults(String scale, String harness, int reps, int forks, String jvm,
                 JsonNode n = c.getValue();
                 // A case that failed in one fork but was measured in others keeps its samples.
                 results.add(Result.of(n.path("variant").asText(), n.path("param").asText(), n.path("bytesPerOp").asLong(),
-                        samples.get(c.getKey()), errors.get(c.getKey())));
+                        n.path("reference").asBoolean(), n.path("wholeProcess").asBoolean(), samples.get(c.getKey()),
+                        errors.get(c.getKey())));
             }
             experiments.add(new ExperimentReport(e.path("id").asText(), e.path("title").asText(),
-                    e.path("claim").asText(), results, List.of()));
+                    e.path("claim").asText(), claims(m, e), advice(m, e), results, List.of()));
         }
         return new RawResults(first.path("scale").asText(), first.path("harness").asText(), first.path("reps").asInt(),
-                files.size(), first.path("jvm").asText(), first.path("reads").asText("page-cached"), jsonStrings(first.path("sources")), experiments);
+                files.size(), first.path("jvm").asText(), first.path("reads").asText("page-cached"),
+                jsonStrings(first.path("sources")), first.path("rule").asText(), experiments);
+    }
+
+    /** The samples of a raw results or results.json array; counters a sample lacks read -1 (not measured). */
+    static List<Sample> samples(JsonNode array) {
+        List<Sample> s = new ArrayList<>();
+        for (JsonNode x : array) {
+            s.add(new Sample(x.path("fork").asInt(), x.path("round").asInt(), x.path("order").asInt(),
+                    x.path("nanos").asLong(), x.path("bytes").asLong(), Math.max(1, x.path("ops").asLong(1)),
+                    x.path("cpuNanos").asLong(-1), x.path("allocatedBytes").asLong(-1), x.path("gcCount").asLong(-1),
+                    x.path("gcMillis").asLong(-1), x.hasNonNull("retainedBytes") ? x.get("retainedBytes").asLong() : null));
+        }
+        return s;
+    }
+
+    /** The claims an experiment node declares (raw results or results.json). */
+    static List<Report.ClaimSpec> claims(ObjectMapper m, JsonNode experiment) throws IOException {
+        List<Report.ClaimSpec> out = new ArrayList<>();
+        for (JsonNode c : experiment.path("claims")) {
+            out.add(m.treeToValue(c, Report.ClaimSpec.class));
+        }
+        return out;
+    }
+
+    /** The advice an experiment node declares. */
+    static List<Report.AdviceSpec> advice(ObjectMapper m, JsonNode experiment) throws IOException {
+        List<Report.AdviceSpec> out = new ArrayList<>();
+        for (JsonNode c : experiment.path("advice")) {
+            out.add(m.treeToValue(c, Report.AdviceSpec.class));
+        }
+        return out;
     }
 
     private static List<String> jsonStrings(JsonNode array) {

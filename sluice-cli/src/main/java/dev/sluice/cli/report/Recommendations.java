@@ -1,5 +1,6 @@
 package dev.sluice.cli.report;
 
+import dev.sluice.cli.report.Report.AdviceSpec;
 import dev.sluice.cli.report.Report.ExperimentReport;
 import dev.sluice.cli.report.Report.Recommendation;
 import dev.sluice.cli.report.Report.Result;
@@ -9,37 +10,29 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
- * Turns like-for-like comparisons into advice. One rule for all: rank the candidates by median speed (geometric mean
- * of medians when the comparison spans several sizes); the winner is recommended only when the 95% interval of its
- * paired ratio over the runner-up excludes 1 by at least 2% ({@link #MIN_LEAD}) <em>and</em> it is ahead in every
- * fork. Otherwise the advice is
- * {@link #NO_DIFFERENCE}, with the default choice where it is among the tied. Properties ({@code sluice.*}) are
- * advised only from sweeps of the Sluice class that reads them; "keep the default" prints no flag.
+ * Turns the like-for-like comparisons each experiment declares (sluice-bench's {@code Advice}, carried in the raw
+ * results) into advice; no variant is named here. One rule for all: rank the candidates by median speed (geometric
+ * mean of medians when the comparison spans several cells); the winner is recommended only when its paired ratio
+ * over the runner-up is at least {@link #BAND} (the practical-equivalence band: a smaller lead is no reason to change
+ * code, and such leads came and went between back-to-back runs), the 95% interval of that ratio excludes 1, <em>and</em>
+ * it is ahead in every fork. Otherwise the advice is {@link #NO_DIFFERENCE}, naming the default where it is among the
+ * tied. A property ({@code sluice.*}) is advised only from a sweep of the Sluice class that reads it; its built-in
+ * value is the one sluice-bench read from sluice-core's constant, and "keep the default" prints no flag.
  */
 final class Recommendations {
     private Recommendations() {}
 
     static final String NO_DIFFERENCE = "no measurable difference here";
-    static final String BUFFER_SIZE = "sluice.io.bufferSize";
-    /** Read by dev.sluice.gzip.GzipInputStream; E5 sweeps that class's input buffer. */
-    static final String GZIP_BUFFER = "sluice.gzip.inputBufferSize";
-    static final String GZIP_CLASS = "dev.sluice.gzip.GzipInputStream";
-    static final long BUILT_IN_BUFFER = 65536;
 
-    /**
-     * The lower end of the winner's interval over the runner-up must reach this: the interval excludes 1, and by
-     * enough to matter. A lead of under 2% is no reason to change code, and such leads came and went between
-     * back-to-back runs on an idle machine (docs/benchmarks/report.md).
-     */
-    static final double MIN_LEAD = 1.02;
+    /** A lead under 5% is "no measurable difference" whatever its interval. */
+    static final double BAND = 1.05;
 
     /** The result of ranking some candidates: the winner, the runner-up and the interval of their ratio. */
     record Contest(Result winner, Result runnerUp, Bootstrap.Estimate ratio, boolean everyFork) {
         boolean clear() {
-            return runnerUp == null || (ratio.lo() >= MIN_LEAD && everyFork);
+            return runnerUp == null || (ratio.value() >= BAND && ratio.lo() > 1 && everyFork);
         }
     }
 
@@ -47,47 +40,40 @@ final class Recommendations {
         List<Recommendation> out = new ArrayList<>();
         for (ExperimentReport e : experiments) {
             Verdicts.Table t = new Verdicts.Table(e.results());
-            switch (e.id()) {
-                case "E1":
-                    for (String p : List.of("read", "write", "copy")) {
-                        // Streams against streams: the bulk loop is a reference line, not byte-at-a-time I/O.
-                        strategy(out, t, p, v -> !v.equals(Verdicts.E1_PLAIN), "JDK Buffered*Stream",
-                                "To " + p + " a byte at a time through a stream use %s", "E1: buffered streams, "
-                                        + "byte-at-a-time " + p + ", 8 KiB buffers");
-                    }
-                    break;
-                case "E2": bufferSize(t).ifPresent(out::add); break;
-                case "E3":
-                    for (String p : t.params()) {
-                        strategy(out, t, p, v -> true, "Files.newInputStream", "To open and read a "
-                                + p.replace("file ", "") + " file use %s", "E3: open and read a " + p);
-                    }
-                    break;
-                case "E4":
-                    for (String p : t.params()) {
-                        strategy(out, t, p, v -> true, "Files.newBufferedReader", "To read " + p + " text use %s",
-                                "E4: readers on " + p + " text");
-                    }
-                    break;
-                case "E5":
-                    strategy(out, t, "strategies", v -> true, "GZIPInputStream (512 B default)", "To read gzip use %s",
-                            "E5: gzip readers over the same file");
-                    if (present(GZIP_CLASS)) {
-                        sized(GZIP_BUFFER, "Sluice GzipInputStream's input buffer", sizes(t, "input buffer sweep"),
-                                "E5: Sluice GzipInputStream input buffer sweep").ifPresent(out::add);
-                    }
-                    break;
-                case "E7":
-                    strategy(out, t, "copy", v -> true, "Files.copy", "To copy a file to a new file use %s",
-                            "E7: copies to a new target file, none fsynced (equal durability)");
-                    strategy(out, t, "contentEquals", v -> true, "Files.mismatch", "To compare files use %s",
-                            "E7: compare two equal files");
-                    break;
-                default:
-                    break;
+            for (AdviceSpec a : e.advice()) {
+                List<Map<String, Result>> cells = cells(t, a);
+                if (a.property() == null) {
+                    strategy(out, cells, a);
+                } else {
+                    sized(a, cells).ifPresent(out::add);
+                }
             }
         }
         return out;
+    }
+
+    /** Per param, the measured candidates (every non-reference variant there when the advice lists none). */
+    static List<Map<String, Result>> cells(Verdicts.Table t, AdviceSpec a) {
+        List<Map<String, Result>> cells = new ArrayList<>();
+        for (String p : a.params()) {
+            Map<String, Result> cell = new LinkedHashMap<>();
+            if (a.candidates().isEmpty()) {
+                for (Result r : t.ranked(p, v -> true)) {
+                    if (!r.reference()) {
+                        cell.put(r.variant(), r);
+                    }
+                }
+            } else {
+                for (String v : a.candidates()) {
+                    Result r = t.get(v, p);
+                    if (r != null) {
+                        cell.put(v, r);
+                    }
+                }
+            }
+            cells.add(cell);
+        }
+        return cells;
     }
 
     /**
@@ -151,126 +137,73 @@ final class Recommendations {
         return forks > 0;
     }
 
-    /** Code advice from one comparison of strategies at one param. */
-    static void strategy(List<Recommendation> out, Verdicts.Table t, String param, Predicate<String> candidates,
-                         String defaultChoice, String format, String basis) {
-        Map<String, Result> cell = new LinkedHashMap<>();
-        for (Result r : t.ranked(param, candidates)) {
-            cell.put(r.variant(), r);
-        }
-        Contest c = contest(List.of(cell));
+    /** Code advice from one comparison of strategies. */
+    static void strategy(List<Recommendation> out, List<Map<String, Result>> cells, AdviceSpec a) {
+        Contest c = contest(cells);
         if (c == null) {
             return;
         }
         String winner = c.winner().variant();
         if (c.runnerUp() == null) {
-            out.add(new Recommendation(null, null, null, winner, String.format(Locale.ROOT, format, winner)
-                    + " (the only one measured).", null, null, basis));
+            out.add(new Recommendation(null, null, null, winner, String.format(Locale.ROOT, a.advice(), winner)
+                    + " (the only one measured).", null, null, a.basis()));
             return;
         }
-        String vs = String.format(Locale.ROOT, "%s over %s: %s [%s, %s]%s", winner, c.runnerUp().variant(),
-                Verdicts.x(c.ratio().value()), Verdicts.x(c.ratio().lo()), Verdicts.x(c.ratio().hi()),
-                c.everyFork() ? "" : ", not ahead in every fork");
+        String vs = vs(winner, c.runnerUp().variant(), c);
         String advice;
         String choice;
         if (c.clear()) {
             choice = winner;
-            advice = String.format(Locale.ROOT, format, winner) + " (" + vs + ").";
+            advice = String.format(Locale.ROOT, a.advice(), winner) + " (" + vs + ").";
         } else {
             choice = NO_DIFFERENCE;
-            boolean defaultTied = winner.equals(defaultChoice) || c.runnerUp().variant().equals(defaultChoice);
-            advice = capitalise(NO_DIFFERENCE) + " (" + vs + ")" + (defaultTied ? ": the default, " + defaultChoice
+            String def = a.defaultChoice();
+            boolean defaultTied = winner.equals(def) || c.runnerUp().variant().equals(def);
+            advice = capitalise(NO_DIFFERENCE) + " (" + vs + ")" + (defaultTied ? ": the default, " + def
                     + ", will do." : ": either will do.");
         }
         out.add(new Recommendation(null, null, null, choice, advice, round(c.ratio().value()),
-                new double[] {round(c.ratio().lo()), round(c.ratio().hi())}, basis));
+                new double[] {round(c.ratio().lo()), round(c.ratio().hi())}, a.basis()));
     }
 
-    /** Sluice's buffer sweep (E2): each Sluice buffer size over the small read sizes. */
-    static java.util.Optional<Recommendation> bufferSize(Verdicts.Table t) {
-        Map<String, Map<String, Result>> byParam = new LinkedHashMap<>();
-        for (Result r : t.results()) {
-            if (r.measured() && r.variant().startsWith("Sluice buffer ")) {
-                byParam.computeIfAbsent(r.param(), k -> new LinkedHashMap<>())
-                        .put(Long.toString(Verdicts.bufferOf(r.variant())), r);
-            }
-        }
-        return sized(BUFFER_SIZE, "FastBuffered*Stream's buffer", new ArrayList<>(byParam.values()),
-                "E2: Sluice FastBufferedInputStream reading a page-cached file in pieces of 8 B-1 KiB, geometric "
-                        + "mean over the piece sizes");
+    private static String vs(String winner, String runnerUp, Contest c) {
+        return String.format(Locale.ROOT, "%s over %s: %s [%s, %s]%s", winner, runnerUp, Verdicts.x(c.ratio().value()),
+                Verdicts.x(c.ratio().lo()), Verdicts.x(c.ratio().hi()), c.everyFork() ? "" : ", not ahead in every fork");
     }
 
     /**
-     * A size property from a sweep of the Sluice class that reads it: the cells map a size in bytes (as a string)
-     * to its result. A flag is printed only when the winning size is not the built-in one and wins clearly.
+     * A size property from a sweep of the Sluice class that reads it. A flag is printed only when the winning size
+     * is not the built-in one (the advice's default) and wins clearly.
      */
-    static java.util.Optional<Recommendation> sized(String property, String what, List<Map<String, Result>> cells,
-                                                    String basis) {
+    static java.util.Optional<Recommendation> sized(AdviceSpec a, List<Map<String, Result>> cells) {
         Contest c = contest(cells);
-        if (c == null) {
+        if (c == null || c.runnerUp() == null) {
             return java.util.Optional.empty();
         }
-        long best = Long.parseLong(sizeKey(cells, c.winner()));
-        String builtIn = size(BUILT_IN_BUFFER);
-        if (c.runnerUp() == null) {
-            return java.util.Optional.empty();
-        }
-        long second = Long.parseLong(sizeKey(cells, c.runnerUp()));
-        String vs = String.format(Locale.ROOT, "%s over %s: %s [%s, %s]%s", size(best), size(second),
-                Verdicts.x(c.ratio().value()), Verdicts.x(c.ratio().lo()), Verdicts.x(c.ratio().hi()),
-                c.everyFork() ? "" : ", not ahead in every fork");
+        long best = sizeOf(a, c.winner().variant());
+        long second = sizeOf(a, c.runnerUp().variant());
+        String builtIn = a.defaultChoice() == null ? "built-in size" : "built-in " + size(sizeOf(a, a.defaultChoice()));
+        String what = a.advice();
+        String vs = vs(size(best), size(second), c);
         double[] ci = {round(c.ratio().lo()), round(c.ratio().hi())};
         if (!c.clear()) {
-            return java.util.Optional.of(new Recommendation(property, null, null, NO_DIFFERENCE,
-                    capitalise(NO_DIFFERENCE) + " (" + vs + "): keep " + what + " at the built-in " + builtIn
-                            + " (no flag needed).", round(c.ratio().value()), ci, basis));
+            return java.util.Optional.of(new Recommendation(a.property(), null, null, NO_DIFFERENCE,
+                    capitalise(NO_DIFFERENCE) + " (" + vs + "): keep " + what + " at the " + builtIn
+                            + " (no flag needed).", round(c.ratio().value()), ci, a.basis()));
         }
-        if (best == BUILT_IN_BUFFER) {
-            return java.util.Optional.of(new Recommendation(property, null, null, Long.toString(best),
-                    "Keep " + what + " at the built-in " + builtIn + " (no flag needed): the fastest here (" + vs + ").",
-                    round(c.ratio().value()), ci, basis));
+        if (c.winner().variant().equals(a.defaultChoice())) {
+            return java.util.Optional.of(new Recommendation(a.property(), null, null, Long.toString(best),
+                    "Keep " + what + " at the " + builtIn + " (no flag needed): the fastest here (" + vs + ").",
+                    round(c.ratio().value()), ci, a.basis()));
         }
-        return java.util.Optional.of(new Recommendation(property, Long.toString(best), "-D" + property + "=" + best,
-                Long.toString(best), "Set " + what + " to " + size(best) + " (" + vs + ").", round(c.ratio().value()),
-                ci, basis));
+        return java.util.Optional.of(new Recommendation(a.property(), Long.toString(best),
+                "-D" + a.property() + "=" + best, Long.toString(best), "Set " + what + " to " + size(best) + " (" + vs
+                + ").", round(c.ratio().value()), ci, a.basis()));
     }
 
-    private static String sizeKey(List<Map<String, Result>> cells, Result r) {
-        for (Map.Entry<String, Result> en : cells.get(0).entrySet()) {
-            if (en.getValue() == r) {
-                return en.getKey();
-            }
-        }
-        throw new IllegalStateException("not in the first cell: " + r.variant());
-    }
-
-    /** The results of one sweep keyed by the size the variant's name holds ("Sluice 64 KiB input buffer"). */
-    static List<Map<String, Result>> sizes(Verdicts.Table t, String param) {
-        Map<String, Result> m = new LinkedHashMap<>();
-        for (Result r : t.results()) {
-            String[] w = r.variant().split(" ");
-            for (int i = 0; i + 1 < w.length; i++) {
-                long size = Verdicts.parseSize(w[i] + " " + w[i + 1]);
-                if (size > 0 && r.measured() && r.param().equals(param)) {
-                    m.put(Long.toString(size), r);
-                    break;
-                }
-            }
-        }
-        return m.isEmpty() ? List.of() : List.of(m);
-    }
-
-    /**
-     * Whether the Sluice class that reads a property is in this build: recommendations name only properties that
-     * exist.
-     */
-    static boolean present(String className) {
-        try {
-            Class.forName(className, false, Recommendations.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError e) {
-            return false;
-        }
+    private static long sizeOf(AdviceSpec a, String variant) {
+        int i = a.candidates().indexOf(variant);
+        return i < 0 ? -1 : a.sizes().get(i);
     }
 
     private static String capitalise(String s) {

@@ -14,17 +14,19 @@ import java.util.List;
  * @param estimate true for the quick harness (one JVM, short repetitions), false for JMH
  */
 public record Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
-                     List<String> dataSources, List<ExperimentReport> experiments,
+                     List<String> dataSources, String rule, List<ExperimentReport> experiments,
                      List<Recommendation> recommendations, List<JdkColumn> byJdk) {
 
     public Report(int schemaVersion, String generated, String command, boolean estimate, Environment environment,
-                  List<String> dataSources, List<ExperimentReport> experiments, List<Recommendation> recommendations) {
-        this(schemaVersion, generated, command, estimate, environment, dataSources, experiments, recommendations, null);
+                  List<String> dataSources, String rule, List<ExperimentReport> experiments,
+                  List<Recommendation> recommendations) {
+        this(schemaVersion, generated, command, estimate, environment, dataSources, rule, experiments, recommendations,
+                null);
     }
 
     /** This report with the verdicts of every JDK measured beside it (--jdk, --all-jdks). */
     public Report withByJdk(List<JdkColumn> columns) {
-        return new Report(schemaVersion, generated, command, estimate, environment, dataSources, experiments,
+        return new Report(schemaVersion, generated, command, estimate, environment, dataSources, rule, experiments,
                 recommendations, columns);
     }
 
@@ -39,7 +41,8 @@ public record Report(int schemaVersion, String generated, String command, boolea
             List<JdkVerdict> vs = new java.util.ArrayList<>();
             for (ExperimentReport e : r.experiments()) {
                 for (Verdict v : e.verdicts()) {
-                    vs.add(new JdkVerdict(e.id(), v.claim(), v.outcome(), v.measured(), v.ci(), v.reads()));
+                    vs.add(new JdkVerdict(v.id(), e.id(), v.claim(), v.metric(), v.outcome(), v.measured(), v.ci(),
+                            v.reads()));
                 }
             }
             return new JdkColumn(jdk, directory, vs);
@@ -47,11 +50,15 @@ public record Report(int schemaVersion, String generated, String command, boolea
     }
 
     /** One verdict in a {@link JdkColumn}. */
-    public record JdkVerdict(String experiment, String claim, Outcome outcome, Double measured, double[] ci,
-                             String reads) {}
+    public record JdkVerdict(String id, String experiment, String claim, String metric, Outcome outcome,
+                             Double measured, double[] ci, String reads) {}
 
-    /** 2: every sample kept, intervals on verdicts and results, recommendations with a choice. See results.schema.json. */
-    public static final int SCHEMA_VERSION = 2;
+    /**
+     * 3: the 27 claims declared in the results (experiments[].claims), a verdict per claim id with its metric, CPU
+     * time and allocation in every sample. 2: every sample kept, intervals on verdicts and results, recommendations
+     * with a choice. See results.schema.json.
+     */
+    public static final int SCHEMA_VERSION = 3;
 
     /**
      * The facts every table and chart states.
@@ -94,12 +101,37 @@ public record Report(int schemaVersion, String generated, String command, boolea
 
     /**
      * One timed repetition of a case: in paired round {@code round} of JVM fork {@code fork}, run as the
-     * {@code order}-th variant of its comparison, {@code ops} operations moved {@code bytes} bytes in {@code nanos}.
+     * {@code order}-th variant of its comparison, {@code ops} operations moved {@code bytes} bytes in {@code nanos},
+     * using {@code cpuNanos} of CPU time (the calling thread's user + system; the process's for a case with threads of
+     * its own) and allocating {@code allocatedBytes}; -1 where not measured (JMH, or a schema-2 baseline). The JVM's
+     * collectors ran {@code gcCount} times for {@code gcMillis} ms meanwhile; a memory case also says how much heap
+     * its open streams retained.
      */
-    public record Sample(int fork, int round, int order, long nanos, long bytes, long ops) {
+    public record Sample(int fork, int round, int order, long nanos, long bytes, long ops, long cpuNanos,
+                         long allocatedBytes, long gcCount, long gcMillis,
+                         @com.fasterxml.jackson.annotation.JsonInclude(
+                                 com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Long retainedBytes) {
+        /** A sample that measured time only. */
+        public Sample(int fork, int round, int order, long nanos, long bytes, long ops) {
+            this(fork, round, order, nanos, bytes, ops, -1, -1, -1, -1, null);
+        }
+
         /** MB/s (10^6 bytes per second). */
         public double mbPerSec() {
             return bytes * 1e3 / nanos;
+        }
+
+        /** This sample's cost on {@code metric} per byte moved, or NaN where it was not measured. */
+        public double costPerByte(String metric) {
+            double v;
+            switch (metric) {
+                case "time": v = nanos; break;
+                case "cpu": v = cpuNanos; break;
+                case "allocation": v = allocatedBytes; break;
+                case "memory": v = retainedBytes == null ? -1 : retainedBytes; break;
+                default: throw new IllegalArgumentException("unknown metric: " + metric);
+            }
+            return v < 0 || bytes <= 0 ? Double.NaN : v / bytes;
         }
     }
 
@@ -113,18 +145,24 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param samples every timed repetition, so that anyone can re-analyse the run
      * @param error why the case has no numbers (it threw), or null
      */
-    public record Result(String variant, String param, long bytesPerOp, int forks, Stats mbPerSec, double[] mbPerSecCi,
-                         Stats nanosPerOp, List<Sample> samples, String error, Change baseline) {
+    public record Result(String variant, String param, long bytesPerOp, boolean reference, boolean wholeProcess,
+                         int forks, Stats mbPerSec, double[] mbPerSecCi, Stats nanosPerOp, Stats cpuNanosPerOp,
+                         Stats allocatedBytesPerOp, List<Sample> samples, String error, Change baseline) {
 
         Result withBaseline(Change change) {
-            return new Result(variant, param, bytesPerOp, forks, mbPerSec, mbPerSecCi, nanosPerOp, samples, error,
-                    change);
+            return new Result(variant, param, bytesPerOp, reference, wholeProcess, forks, mbPerSec, mbPerSecCi,
+                    nanosPerOp, cpuNanosPerOp, allocatedBytesPerOp, samples, error, change);
         }
 
         static Result of(String variant, String param, long bytes, List<Sample> samples, String error) {
+            return of(variant, param, bytes, false, false, samples, error);
+        }
+
+        static Result of(String variant, String param, long bytes, boolean reference, boolean wholeProcess,
+                         List<Sample> samples, String error) {
             if (samples == null || samples.isEmpty()) {
-                return new Result(variant, param, bytes, 0, null, null, null, List.of(),
-                        error == null ? "no measurement" : error, null);
+                return new Result(variant, param, bytes, reference, wholeProcess, 0, null, null, null, null, null,
+                        List.of(), error == null ? "no measurement" : error, null);
             }
             double[] mbs = new double[samples.size()];
             double[] nanos = new double[samples.size()];
@@ -134,9 +172,24 @@ public record Report(int schemaVersion, String generated, String command, boolea
                 nanos[i] = (double) s.nanos() / s.ops();
             }
             Bootstrap.Estimate ci = Bootstrap.estimate(java.util.Collections.singletonList(Paired.grid(samples)), Bootstrap.RESAMPLES, Bootstrap.SEED);
-            return new Result(variant, param, bytes, (int) samples.stream().mapToInt(Sample::fork).distinct().count(),
-                    Stats.of(mbs), new double[] {Stats.round(ci.lo()), Stats.round(ci.hi())}, Stats.of(nanos),
-                    List.copyOf(samples), null, null);
+            return new Result(variant, param, bytes, reference, wholeProcess,
+                    (int) samples.stream().mapToInt(Sample::fork).distinct().count(), Stats.of(mbs),
+                    new double[] {Stats.round(ci.lo()), Stats.round(ci.hi())}, Stats.of(nanos),
+                    perOp(samples, Sample::cpuNanos), perOp(samples, Sample::allocatedBytes), List.copyOf(samples), null,
+                    null);
+        }
+
+        /** min/median/max per operation of a counter every sample has, or null where one was not measured. */
+        private static Stats perOp(List<Sample> samples, java.util.function.ToLongFunction<Sample> counter) {
+            double[] v = new double[samples.size()];
+            for (int i = 0; i < v.length; i++) {
+                long c = counter.applyAsLong(samples.get(i));
+                if (c < 0) {
+                    return null;
+                }
+                v[i] = (double) c / samples.get(i).ops();
+            }
+            return Stats.of(v);
         }
 
         public boolean measured() {
@@ -170,23 +223,74 @@ public record Report(int schemaVersion, String generated, String command, boolea
     }
 
     /**
-     * The verdict on one claim, by the one rule of {@link Verdicts#RULE}.
+     * The verdict on one claim, by the one rule (the report's {@code rule}).
      *
+     * @param id the claim's fixed id, C01-C27
+     * @param source the article's letter, A-E
+     * @param metric time, cpu, allocation or memory
      * @param claim the claim in one line
      * @param claimed what the folklore said, e.g. "~3x"
      * @param claimedRatio the claim as a ratio (1 for "as fast as")
      * @param threshold the ratio the whole interval must clear for "held"
+     * @param upper for an "equivalent" claim, the upper end of the band the interval must stay under; else null
      * @param measured the measured ratio (median of paired per-round ratios), or null when not measured
      * @param ci its 95% bootstrap interval {@code [lo, hi]}, or null
-     * @param reads page-cached or cold
+     * @param reads page-cached, cold, or "page-cached only" for a claim about disks measured page-cached
      * @param rule how the ratio is formed and judged
      * @param summary one sentence: "claimed ~3x, measured 4.6x [4.3, 4.9]"
+     * @param setup the article's set-up and ours
+     * @param also the second, labelled measurement beside the claim, or null
+     * @param notes further numbers (collections per 10^4 operations, retained heap per stream)
+     * @param missing cells the claim names that have no measurement (should be empty)
      */
-    public record Verdict(String claim, Outcome outcome, String claimed, double claimedRatio, double threshold,
-                          Double measured, double[] ci, String reads, String rule, String summary) {}
+    public record Verdict(String id, String source, String claim, String metric, Outcome outcome, String claimed,
+                          double claimedRatio, double threshold, Double upper, Double measured, double[] ci,
+                          String reads, String rule, String summary, String setup, Also also, List<String> notes,
+                          List<String> missing) {}
 
-    public record ExperimentReport(String id, String title, String claim, List<Result> results,
-                                   List<Verdict> verdicts) {}
+    /** A second, labelled measurement beside a claim, with where it would land by the same rule. */
+    public record Also(String label, String metric, Outcome outcome, double threshold, Double upper, Double measured,
+                       double[] ci) {}
+
+    /**
+     * @param claims the claims judged from this experiment, as sluice-bench declares them
+     * @param advice the like-for-like comparisons that back recommendations, as sluice-bench declares them
+     */
+    public record ExperimentReport(String id, String title, String claim, List<ClaimSpec> claims,
+                                   List<AdviceSpec> advice, List<Result> results, List<Verdict> verdicts) {
+        ExperimentReport withVerdicts(List<Verdict> v) {
+            return new ExperimentReport(id, title, claim, claims, advice, results, v);
+        }
+
+        ExperimentReport withResults(List<Result> r) {
+            return new ExperimentReport(id, title, claim, claims, advice, r, verdicts);
+        }
+    }
+
+    /** One measured cell a claim names. */
+    public record Cell(String variant, String param) {}
+
+    /** One comparison of a claim: side A against side B (and C for "diminishing"), each the best of its cells. */
+    public record Pair(List<Cell> a, List<Cell> b, List<Cell> c) {
+        public Pair {
+            c = c == null ? List.of() : c;
+        }
+    }
+
+    /** A second measurement declared with a claim. */
+    public record AlsoSpec(String label, String rule, double k, double threshold, Double upper, String metric,
+                           List<Pair> pairs) {}
+
+    /** A claim as sluice-bench declares it (dev.sluice.bench.experiments.Claim). */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    public record ClaimSpec(String id, String source, String sourceTitle, String sourceYear, String wording,
+                            String claimed, String rule, double k, double threshold, Double upper, String metric,
+                            String setup, boolean cold, List<Pair> pairs, AlsoSpec also) {}
+
+    /** A comparison that backs advice, as sluice-bench declares it (dev.sluice.bench.experiments.Advice). */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    public record AdviceSpec(String basis, String advice, List<String> params, List<String> candidates,
+                             String defaultChoice, String property, List<Long> sizes) {}
 
     /**
      * A setting or strategy that won here, or "no measurable difference here".

@@ -106,11 +106,10 @@ public final class Reports {
                 Math.max(1, raw.reps()), raw.forks(), raw.jvm());
         List<ExperimentReport> experiments = new ArrayList<>();
         for (ExperimentReport e : raw.experiments()) {
-            experiments.add(new ExperimentReport(e.id(), e.title(), e.claim(), e.results(),
-                    Verdicts.judge(e.id(), e.results(), reads)));
+            experiments.add(e.withVerdicts(Verdicts.judge(e, reads)));
         }
         return new Report(Report.SCHEMA_VERSION, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), command,
-                estimate, env, raw.sources(), experiments, Recommendations.from(experiments));
+                estimate, env, raw.sources(), raw.rule(), experiments, Recommendations.from(experiments));
     }
 
     /** Writes index.html, results.json (and results.schema.json) and results.csv into {@code out}. */
@@ -150,6 +149,26 @@ public final class Reports {
                 + Verdicts.x(v.ci()[0]) + ", " + Verdicts.x(v.ci()[1]) + "]");
     }
 
+    /** Every verdict of the report, by claim id. */
+    static List<Verdict> sorted(Report report) {
+        List<Verdict> all = new ArrayList<>();
+        for (ExperimentReport e : report.experiments()) {
+            all.addAll(e.verdicts());
+        }
+        all.sort((a, b) -> a.id().compareTo(b.id()));
+        return all;
+    }
+
+    /** The experiment a verdict was judged from. */
+    static String experimentOf(Report report, Verdict v) {
+        for (ExperimentReport e : report.experiments()) {
+            if (e.verdicts().contains(v)) {
+                return e.id();
+            }
+        }
+        return "";
+    }
+
     /** The table printed at the end of a run: verdicts, recommendations, where the files are. */
     public static void printSummary(Report report, Path out, PrintWriter w) {
         Environment env = report.environment();
@@ -158,28 +177,33 @@ public final class Reports {
         w.println("  JDK " + env.jdk() + " | " + env.os() + " | " + env.cpu() + " (" + env.cores() + " cores) | "
                 + env.fileSystem());
         w.println();
-        w.println("Verdict rule: " + Verdicts.RULE);
+        w.println("Verdict rule: " + report.rule());
         w.println();
-        w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", "exp", "verdict", "measured [95% CI]", "claim");
-        for (ExperimentReport e : report.experiments()) {
-            for (Verdict v : e.verdicts()) {
-                String m = v.measured() == null ? "-" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
-                        + Verdicts.x(v.ci()[1]) + "]";
-                w.printf(Locale.ROOT, "%-4s %-13s %-24s %s%n", e.id(), v.outcome().text(), m, v.claim());
-                w.printf(Locale.ROOT, "%-4s %-13s %-24s   %s; threshold %s (%s)%n", "", "", "", v.summary(),
-                        Verdicts.x(v.threshold()), v.reads());
+        w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s %s%n", "id", "exp", "metric", "verdict", "measured [95% CI]",
+                "claim");
+        for (Verdict v : sorted(report)) {
+            String m = v.measured() == null ? "-" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
+                    + Verdicts.x(v.ci()[1]) + "]";
+            w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s %s%n", v.id(), experimentOf(report, v), v.metric(),
+                    v.outcome().text(), m, v.claim());
+            w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s   %s; %s (%s)%n", "", "", "", "", "", v.summary(),
+                    v.rule(), v.reads());
+            if (v.also() != null && v.also().measured() != null) {
+                w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s   also: %s: %s [%s, %s] (%s)%n", "", "", "", "", "",
+                        v.also().label(), Verdicts.x(v.also().measured()), Verdicts.x(v.also().ci()[0]),
+                        Verdicts.x(v.also().ci()[1]), v.also().outcome().text());
             }
         }
         if (report.byJdk() != null) {
             w.println();
             w.println("Verdicts side by side, one column per JDK (measured [95% CI]):");
             List<Report.JdkColumn> cols = report.byJdk();
-            StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", "exp", "claim"));
+            StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", "id", "claim"));
             cols.forEach(c -> head.append(String.format(Locale.ROOT, " | %-36s", c.jdk())));
             w.println(head);
             for (int i = 0; i < cols.get(0).verdicts().size(); i++) {
                 Report.JdkVerdict v0 = cols.get(0).verdicts().get(i);
-                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", v0.experiment(),
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", v0.id(),
                         v0.claim().length() > 40 ? v0.claim().substring(0, 39) + "…" : v0.claim()));
                 for (Report.JdkColumn c : cols) {
                     row.append(String.format(Locale.ROOT, " | %-36s", i < c.verdicts().size() ? cell(c.verdicts().get(i)) : "-"));
@@ -189,8 +213,8 @@ public final class Reports {
         }
         printBaseline(report, w);
         w.println();
-        w.println("Recommendations (only where the winner's interval against the runner-up excludes 1 and it won in "
-                + "every fork):" + (env.scale().equals("tiny")
+        w.println("Recommendations (only where the winner leads the runner-up by at least "
+                + Math.round((Recommendations.BAND - 1) * 100) + "%, its interval excludes 1 and it won in every fork):" + (env.scale().equals("tiny")
                 ? " (a --tiny run: the numbers are not meaningful; do not apply these settings)" : ""));
         for (Recommendation r : report.recommendations()) {
             w.println("  " + (r.jvmFlag() == null ? "" : r.jvmFlag() + "  ") + r.advice());

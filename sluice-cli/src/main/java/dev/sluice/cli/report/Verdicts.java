@@ -1,7 +1,14 @@
 package dev.sluice.cli.report;
 
+import dev.sluice.cli.report.Report.Also;
+import dev.sluice.cli.report.Report.AlsoSpec;
+import dev.sluice.cli.report.Report.Cell;
+import dev.sluice.cli.report.Report.ClaimSpec;
+import dev.sluice.cli.report.Report.ExperimentReport;
 import dev.sluice.cli.report.Report.Outcome;
+import dev.sluice.cli.report.Report.Pair;
 import dev.sluice.cli.report.Report.Result;
+import dev.sluice.cli.report.Report.Sample;
 import dev.sluice.cli.report.Report.Verdict;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -11,66 +18,152 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Judges each classic claim by one rule ({@link #RULE}). Every claim is written as "the speed of A over the speed of
- * B is k" with the seed's own number k (k = 1 for "as fast as" and "pointless" claims); the measured ratio is the
- * median of the paired per-round ratios of A over B (the geometric mean of those medians when the claim spans
- * several sizes), with a 95% bootstrap interval ({@link Bootstrap}). Where a side is "the best of" several variants,
- * it is the one with the highest median speed. Variant names are the runner's (sluice-bench's experiments classes).
+ * Judges every claim an experiment declares (sluice-bench's {@code Claim}, carried in the raw results) from that
+ * declaration alone: no claim or variant is named here. A claim is "A beats B by k on its metric"; per paired round
+ * its ratio is B's cost over A's (per byte moved: time, CPU time, allocated or retained bytes), a "diminishing" one
+ * (B / A) / (A / C). A side is the best of its cells (lowest median cost); a claim over several comparisons takes the
+ * geometric mean of their medians, with a 95% two-stage bootstrap interval ({@link Bootstrap}). The thresholds come
+ * with the claim; where the interval lies against them gives held, did not hold or inconclusive here.
  */
 final class Verdicts {
     private Verdicts() {}
 
-    /** The one rule, as the report states it. */
-    static final String RULE = "Each claim is a ratio k of A's speed over B's (k = 1 for 'as fast as'). Threshold "
-            + "t = 0.95 × (1 + (k − 1) / 2): half the claimed advantage, less 5% so that an 'as fast as' claim allows "
-            + "5%. Held when the whole 95% interval of the measured ratio is at or above t; did not hold when the "
-            + "whole interval is below t; inconclusive here otherwise.";
+    static final String PAGE_CACHED_ONLY = "page-cached only";
 
-    static List<Verdict> judge(String experiment, List<Result> results, String reads) {
+    /** The verdict of every claim of {@code e}, in declaration order. */
+    static List<Verdict> judge(ExperimentReport e, String reads) {
+        List<Verdict> out = new ArrayList<>();
+        for (ClaimSpec c : e.claims()) {
+            out.add(judge(c, e.results(), reads));
+        }
+        return out;
+    }
+
+    static Verdict judge(ClaimSpec c, List<Result> results, String reads) {
         Table t = new Table(results);
-        switch (experiment) {
-            case "E1": return List.of(e1(t, reads));
-            case "E2": return List.of(e2Buffers(t, reads), e2Arrays(t, reads));
-            case "E3": return List.of(e3(t, reads));
-            case "E4": return List.of(e4(t, reads));
-            case "E5": return List.of(e5(t, reads));
-            case "E6": return List.of(e6(t, reads));
-            case "E7": return List.of(e7(t, reads));
-            default: return List.of();
+        List<String> missing = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Measured m = measure(c.pairs(), c.metric(), t, missing, notes);
+        Outcome o = outcome(m.lo, m.hi, c.threshold(), c.upper());
+        String readsHere = c.cold() && !"cold".equals(reads) ? PAGE_CACHED_ONLY : reads;
+        String rule = String.format(Locale.ROOT, "%s, %s: held if the whole interval is %s", c.rule().toLowerCase(Locale.ROOT)
+                .replace('_', ' '), c.metric(), c.upper() == null ? "at or above " + x(c.threshold())
+                : "within [" + x(c.threshold()) + ", " + x(c.upper()) + "]");
+        String summary;
+        if (Double.isNaN(m.value)) {
+            summary = "Not measured in this run" + (missing.isEmpty() ? "" : ": " + String.join(", ", missing)) + ".";
+        } else {
+            summary = String.format(Locale.ROOT, "claimed %s, measured %s [%s, %s] on %s", c.claimed(), x(m.value),
+                    x(m.lo), x(m.hi), c.metric());
+        }
+        if (readsHere.equals(PAGE_CACHED_ONLY)) {
+            summary += " Page-cached only: the article's disk set-up needs --cold.";
+        }
+        Also also = null;
+        if (c.also() != null) {
+            AlsoSpec a = c.also();
+            Measured am = measure(a.pairs(), a.metric(), t, missing, notes);
+            also = new Also(a.label(), a.metric(), outcome(am.lo, am.hi, a.threshold(), a.upper()), round(a.threshold()),
+                    a.upper(), Double.isNaN(am.value) ? null : round(am.value),
+                    Double.isNaN(am.value) ? null : new double[] {round(am.lo), round(am.hi)});
+        }
+        return new Verdict(c.id(), c.source(), c.wording(), c.metric(), o, c.claimed(), c.k(), round(c.threshold()),
+                c.upper(), Double.isNaN(m.value) ? null : round(m.value),
+                Double.isNaN(m.value) ? null : new double[] {round(m.lo), round(m.hi)}, readsHere, rule, summary,
+                c.setup(), also, notes, missing);
+    }
+
+    /** A measured ratio and its interval (NaN when nothing could be formed). */
+    private record Measured(double value, double lo, double hi) {}
+
+    private static Measured measure(List<Pair> pairs, String metric, Table t, List<String> missing, List<String> notes) {
+        List<double[][]> grids = new ArrayList<>();
+        for (Pair p : pairs) {
+            Result a = best(t, p.a(), metric, missing);
+            Result b = best(t, p.b(), metric, missing);
+            Result c = p.c().isEmpty() ? null : best(t, p.c(), metric, missing);
+            if (a == null || b == null || (!p.c().isEmpty() && c == null) || a == b) {
+                continue;
+            }
+            grids.add(c == null ? Paired.costRatio(b, a, metric) : Paired.diminishing(a, b, c, metric));
+            note(a, b, metric, notes);
+        }
+        if (grids.isEmpty()) {
+            return new Measured(Double.NaN, Double.NaN, Double.NaN);
+        }
+        Bootstrap.Estimate e = Bootstrap.estimate(grids, Bootstrap.RESAMPLES, Bootstrap.SEED);
+        return new Measured(e.value(), e.lo(), e.hi());
+    }
+
+    /** Collections per 10^4 operations (allocation claims) and heap retained per stream (memory claims). */
+    private static void note(Result a, Result b, String metric, List<String> notes) {
+        if (metric.equals("allocation")) {
+            for (Result r : List.of(a, b)) {
+                long gcs = 0;
+                long ms = 0;
+                long ops = 0;
+                for (Sample s : r.samples()) {
+                    gcs += Math.max(0, s.gcCount());
+                    ms += Math.max(0, s.gcMillis());
+                    ops += s.ops();
+                }
+                notes.add(String.format(Locale.ROOT, "%s @ %s: %s B allocated per op; %.2f collections, %.1f ms of "
+                        + "collection per 10^4 ops", r.variant(), r.param(), num(r.allocatedBytesPerOp() == null ? -1
+                        : r.allocatedBytesPerOp().median()), gcs * 1e4 / Math.max(1, ops), ms * 1e4 / Math.max(1, ops)));
+            }
+        } else if (metric.equals("memory")) {
+            for (Result r : List.of(a, b)) {
+                notes.add(String.format(Locale.ROOT, "%s @ %s: %s B of heap retained per open stream", r.variant(),
+                        r.param(), num(medianCost(r, metric))));
+            }
         }
     }
 
-    /** The threshold of the one rule for a claimed ratio k. */
-    static double threshold(double claimedRatio) {
-        return 0.95 * (1 + (claimedRatio - 1) / 2);
+    private static String num(double v) {
+        return String.format(Locale.ROOT, "%.0f", v);
     }
 
-    /** Where an interval lies against the threshold. */
-    static Outcome outcome(double lo, double hi, double threshold) {
+    /** The measured cell among {@code cells} with the lowest median cost; names the unmeasured ones in {@code missing}. */
+    static Result best(Table t, List<Cell> cells, String metric, List<String> missing) {
+        Result best = null;
+        double bestCost = Double.POSITIVE_INFINITY;
+        for (Cell c : cells) {
+            Result r = t.get(c.variant(), c.param());
+            if (r == null) {
+                String m = c.variant() + " @ " + c.param();
+                if (!missing.contains(m)) {
+                    missing.add(m);
+                }
+                continue;
+            }
+            double cost = medianCost(r, metric);
+            if (!Double.isNaN(cost) && cost < bestCost) {
+                best = r;
+                bestCost = cost;
+            }
+        }
+        return best;
+    }
+
+    /** The median over a result's samples of its cost per byte on {@code metric} (NaN if never measured). */
+    static double medianCost(Result r, String metric) {
+        double[] v = r.samples().stream().mapToDouble(s -> s.costPerByte(metric)).filter(d -> !Double.isNaN(d))
+                .toArray();
+        return v.length == 0 ? Double.NaN : Bootstrap.median(v, v.length);
+    }
+
+    /** Where an interval lies against a threshold (and, for a band, its upper end). */
+    static Outcome outcome(double lo, double hi, double threshold, Double upper) {
         if (Double.isNaN(lo) || Double.isNaN(hi)) {
             return Outcome.INCONCLUSIVE;
         }
-        return lo >= threshold ? Outcome.HELD : hi < threshold ? Outcome.DID_NOT_HOLD : Outcome.INCONCLUSIVE;
-    }
-
-    /**
-     * The verdict on a claim whose ratio is formed by {@code ratios} (one grid per size it spans; empty when a side
-     * was not measured).
-     */
-    static Verdict ratioVerdict(String claim, double k, String claimedText, List<double[][]> ratios, String what,
-                                String reads) {
-        double th = threshold(k);
-        String rule = String.format(Locale.ROOT, "%s; held if the whole interval is at or above %.2fx", what, th);
-        if (ratios.isEmpty()) {
-            return new Verdict(claim, Outcome.INCONCLUSIVE, claimedText, k, round(th), null, null, reads, rule,
-                    "Not measured in this run: " + what + ".");
+        if (upper == null) {
+            return lo >= threshold ? Outcome.HELD : hi < threshold ? Outcome.DID_NOT_HOLD : Outcome.INCONCLUSIVE;
         }
-        Bootstrap.Estimate e = Bootstrap.estimate(ratios, Bootstrap.RESAMPLES, Bootstrap.SEED);
-        Outcome o = outcome(e.lo(), e.hi(), th);
-        String summary = String.format(Locale.ROOT, "claimed %s, measured %s [%s, %s] (%s)", claimedText,
-                x(e.value()), x(e.lo()), x(e.hi()), what);
-        return new Verdict(claim, o, claimedText, k, round(th), round(e.value()),
-                new double[] {round(e.lo()), round(e.hi())}, reads, rule, summary);
+        if (lo >= threshold && hi <= upper) {
+            return Outcome.HELD;
+        }
+        return hi < threshold || lo > upper ? Outcome.DID_NOT_HOLD : Outcome.INCONCLUSIVE;
     }
 
     /** "4.6x", "1.08x". */
@@ -78,34 +171,12 @@ final class Verdicts {
         return String.format(Locale.ROOT, r >= 10 ? "%.1fx" : "%.2fx", r);
     }
 
-    // E1 -----------------------------------------------------------------------------------------------------------
-    static final String E1_JDK = "JDK Buffered*Stream";
-    /** A bulk read loop: a reference line on the charts, never a side of the claim nor a recommendation. */
-    static final String E1_PLAIN = "plain 8 KiB array";
-
-    static Verdict e1(Table t, String reads) {
-        String claim = "Byte-at-a-time copy through BufferedInputStream/BufferedOutputStream is ~3x slower than "
-                + "through unsynchronized buffered streams.";
-        Result jdk = t.get(E1_JDK, "copy");
-        Result best = t.best("copy", v -> !v.equals(E1_JDK) && !v.equals(E1_PLAIN));
-        return ratioVerdict(claim, 3, "~3x", pairs(best, jdk), "fastest unsynchronized buffered stream ("
-                + (best == null ? "none" : best.variant()) + ") over JDK buffered streams, byte-at-a-time copy", reads);
-    }
-
-    // E2 -----------------------------------------------------------------------------------------------------------
-    static final String E2_JDK = "JDK buffer ";
-
-    /** Buffer size in bytes from a variant name like "JDK buffer 64 KiB", or -1. */
-    static long bufferOf(String variant) {
-        int i = variant.lastIndexOf("buffer ");
-        return i < 0 ? -1 : parseSize(variant.substring(i + 7));
-    }
-
     /** Array size from "array 512 B", or -1. */
     static long arrayOf(String param) {
         return param.startsWith("array ") ? parseSize(param.substring(6)) : -1;
     }
 
+    /** Bytes from "512 B", "64 KiB", "5 MB", or -1. */
     static long parseSize(String s) {
         String[] parts = s.trim().split(" ");
         if (parts.length != 2) {
@@ -126,96 +197,10 @@ final class Verdicts {
         }
     }
 
-    static Verdict e2Buffers(Table t, String reads) {
-        String claim = "Buffers larger than 2 KiB are pointless.";
-        List<double[][]> ratios = new ArrayList<>();
-        for (String param : t.params()) {
-            long array = arrayOf(param);
-            if (array <= 0 || array > 1024) {
-                continue;
-            }
-            Result small = t.best(param, v -> v.startsWith(E2_JDK) && bufferOf(v) > 0 && bufferOf(v) <= 2048);
-            Result large = t.best(param, v -> v.startsWith(E2_JDK) && bufferOf(v) > 2048);
-            ratios.addAll(pairs(small, large));
-        }
-        return ratioVerdict(claim, 1, "as fast", ratios, "best JDK buffer of at most 2 KiB over the best larger one, "
-                + "reads of up to 1 KiB, geometric mean over " + ratios.size() + " read sizes", reads);
-    }
-
-    static Verdict e2Arrays(Table t, String reads) {
-        String claim = "Destination arrays of 512-1024 bytes are safe (as fast as larger ones).";
-        String variant = E2_JDK + "8 KiB";
-        Result mid = t.best(p -> arrayOf(p) == 512 || arrayOf(p) == 1024, variant);
-        Result larger = t.best(p -> arrayOf(p) > 1024, variant);
-        return ratioVerdict(claim, 1, "as fast", pairs(mid, larger), "better of 512 B and 1 KiB arrays over the best "
-                + "larger array, through an 8 KiB BufferedInputStream", reads);
-    }
-
-    // E3 -----------------------------------------------------------------------------------------------------------
-    static Verdict e3(Table t, String reads) {
-        String claim = "For small files, FileChannel.open + Channels.newInputStream is 30-40% faster than FileInputStream.";
-        List<double[][]> ratios = new ArrayList<>();
-        for (String param : t.params()) {
-            long size = param.startsWith("file ") ? parseSize(param.substring(5)) : -1;
-            if (size >= 0 && size <= 4096) {
-                ratios.addAll(pairs(t.get("FileChannel.open + Channels.newInputStream", param),
-                        t.get("FileInputStream", param)));
-            }
-        }
-        return ratioVerdict(claim, 1.3, "30-40% faster", ratios, "channel stream over FileInputStream, files of 4 KiB "
-                + "and less, geometric mean over " + ratios.size() + " sizes", reads);
-    }
-
-    // E4 -----------------------------------------------------------------------------------------------------------
-    static final List<String> E4_JDK = List.of("InputStreamReader(FileInputStream)", "Files.newBufferedReader",
-            "Channels.newReader");
-
-    static Verdict e4(Table t, String reads) {
-        String claim = "Channels.newReader is the fastest way to read a text file.";
-        List<double[][]> ratios = new ArrayList<>();
-        for (String param : t.params()) {
-            ratios.addAll(pairs(t.get("Channels.newReader", param),
-                    t.best(param, v -> E4_JDK.contains(v) && !v.equals("Channels.newReader"))));
-        }
-        return ratioVerdict(claim, 1, "fastest", ratios, "Channels.newReader over the better other JDK reader, "
-                + "geometric mean over " + ratios.size() + " corpus/size cells", reads);
-    }
-
-    // E5 -----------------------------------------------------------------------------------------------------------
-    static Verdict e5(Table t, String reads) {
-        String claim = "Give GZIPInputStream a 64 KiB buffer and no BufferedInputStream underneath.";
-        Result k64 = t.get("GZIPInputStream 64 KiB buffer", "strategies");
-        Result other = t.best("strategies", v -> v.equals("GZIPInputStream (512 B default)")
-                || v.equals("GZIPInputStream over BufferedInputStream"));
-        return ratioVerdict(claim, 1, "fastest", pairs(k64, other), "64 KiB buffer over the better of the 512 B "
-                + "default and the default over a BufferedInputStream", reads);
-    }
-
-    // E6 -----------------------------------------------------------------------------------------------------------
-    static Verdict e6(Table t, String reads) {
-        String claim = "Polling available() every 512 bytes makes BufferedInputStream ~8x slower than a stream "
-                + "whose available() is O(1) (17 s vs 2 s).";
-        return ratioVerdict(claim, 17.0 / 2, "8.5x", pairs(t.get("BufferedInputStream + O(1) available()", "every 512 B"),
-                t.get("JDK BufferedInputStream", "every 512 B")), "O(1) available() over BufferedInputStream, "
-                + "polling every 512 B", reads);
-    }
-
-    // E7 -----------------------------------------------------------------------------------------------------------
-    static Verdict e7(Table t, String reads) {
-        String claim = "An 8 KiB copy buffer is ~30% faster than a 4 KiB one.";
-        return ratioVerdict(claim, 1.3, "~30% faster", pairs(t.get("loop 8 KiB", "copy"), t.get("loop 4 KiB", "copy")),
-                "8 KiB over 4 KiB read/write loop, copies to new files", reads);
-    }
-
-    // helpers -------------------------------------------------------------------------------------------------------
-
-    /** The paired ratio grid of a over b, or nothing when either side was not measured. */
-    static List<double[][]> pairs(Result a, Result b) {
-        return a == null || b == null || a == b ? List.of() : java.util.Collections.singletonList(Paired.ratio(a, b));
-    }
-
-    static String percent(double fraction) {
-        return String.format(Locale.ROOT, "%.0f%%", fraction * 100);
+    /** The size a variant's name ends with ("JDK buffer 64 KiB"), or -1. */
+    static long trailingSize(String variant) {
+        String[] w = variant.trim().split(" ");
+        return w.length < 2 ? -1 : parseSize(w[w.length - 2] + " " + w[w.length - 1]);
     }
 
     static double geomean(List<Double> xs) {
@@ -245,26 +230,6 @@ final class Verdicts {
                 }
             }
             return null;
-        }
-
-        /** The result with the highest median speed at {@code param} among the variants matching, or null. */
-        Result best(String param, Predicate<String> variants) {
-            return best(r -> r.param().equals(param) && variants.test(r.variant()));
-        }
-
-        /** The result of {@code variant} with the highest median speed over the params matching, or null. */
-        Result best(Predicate<String> params, String variant) {
-            return best(r -> r.variant().equals(variant) && params.test(r.param()));
-        }
-
-        private Result best(Predicate<Result> which) {
-            Result best = null;
-            for (Result r : results) {
-                if (r.measured() && which.test(r) && (best == null || r.mbPerSec().median() > best.mbPerSec().median())) {
-                    best = r;
-                }
-            }
-            return best;
         }
 
         /** The measured results at {@code param}, fastest first. */

@@ -22,7 +22,8 @@ class BaselineTest {
         Report base = ReportFilesTest.sample();
         List<Result> rs = List.of(VerdictsTest.r("loop 4 KiB", "copy", 100), VerdictsTest.r("loop 8 KiB", "copy", k8));
         return new Report(base.schemaVersion(), base.generated(), base.command(), base.estimate(), base.environment(),
-                base.dataSources(), List.of(new ExperimentReport("E7", "t", "c", rs, List.of())), List.of());
+                base.dataSources(), base.rule(), List.of(new ExperimentReport("E7", "t", "c", List.of(), List.of(), rs,
+                        List.of())), List.of());
     }
 
     @Test

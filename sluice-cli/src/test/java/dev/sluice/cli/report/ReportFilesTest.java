@@ -40,12 +40,19 @@ class ReportFilesTest {
         List<Result> results = List.of(
                 VerdictsTest.r("loop 4 KiB", "copy", 100), VerdictsTest.r("loop 8 KiB", "copy", 140),
                 Result.of("Files.copy", "copy", 1_000_000, List.of(), "IOException: disk full, \"really\""));
-        ExperimentReport e7 = new ExperimentReport("E7", "Copy and compare", "8 KiB beats 4 KiB", results,
-                Verdicts.judge("E7", results, "page-cached"));
+        Report.ClaimSpec c25 = new Report.ClaimSpec("C25", "E", "IO-650 (2020)", "2020", "8 KiB beats 4 KiB",
+                "1.31x", "BETTER", 1.31, 1.155, null, "time", "set-up", false,
+                List.of(new Report.Pair(List.of(new Report.Cell("loop 8 KiB", "copy")),
+                        List.of(new Report.Cell("loop 4 KiB", "copy")), null)), null);
+        Report.AdviceSpec copy = new Report.AdviceSpec("E7: copies", "To copy use %s", List.of("copy"), List.of(),
+                "Files.copy", null, List.of());
+        ExperimentReport e7 = new ExperimentReport("E7", "Copy and compare", "8 KiB beats 4 KiB", List.of(c25),
+                List.of(copy), results, List.of());
+        e7 = e7.withVerdicts(Verdicts.judge(e7, "page-cached"));
         Environment env = new Environment("Debian 17.0.15", "Linux 6.1 amd64", "Xeon, 2.2 GHz", 2, "ext4 (/dev/vda)",
                 "page-cached", "quick in-process estimate", "tiny", 6, 3, "OpenJDK 17; flags: -Xmx1g; GC: G1");
         return new Report(Report.SCHEMA_VERSION, "2026-11-22T05:00:00Z", "sluice report --tiny", true, env,
-                List.of("bytes: random"), List.of(e7), Recommendations.from(List.of(e7)));
+                List.of("bytes: random"), "the rule", List.of(e7), Recommendations.from(List.of(e7)));
     }
 
     @Test
@@ -116,7 +123,7 @@ class ReportFilesTest {
     @Test
     void aRunWhereNothingWasMeasuredIsAnErrorNamingTheCause() throws IOException {
         Path raw = dir.resolve("raw.json");
-        Files.writeString(raw, "{\"format\":\"sluice-raw-results/2\",\"scale\":\"tiny\",\"harness\":\"JMH 1.37\","
+        Files.writeString(raw, "{\"format\":\"sluice-raw-results/3\",\"scale\":\"tiny\",\"harness\":\"JMH 1.37\","
                 + "\"reps\":5,\"sources\":[],\"experiments\":[{\"id\":\"E7\",\"title\":\"t\",\"claim\":\"c\","
                 + "\"cases\":[{\"variant\":\"v\",\"param\":\"p\",\"bytesPerOp\":1,\"error\":\"IOException: lock\"}]}]}");
         IOException ex = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
