@@ -1,13 +1,9 @@
 package dev.sluice.bench.copy;
 
+import dev.sluice.bench.DataFiles;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.SplittableRandom;
 
 /**
  * The files the copy and compare benchmarks use: random bytes (incompressible, nothing for a JIT or a file system
@@ -26,21 +22,7 @@ final class CopyData {
 
     /** A file of {@code size} random bytes named {@code name}, made if missing or of another size. */
     static Path randomFile(String name, long size) throws IOException {
-        Path p = dir().resolve(name);
-        if (!Files.exists(p) || Files.size(p) != size) {
-            Path tmp = Files.createTempFile(p.getParent(), name, ".tmp");
-            SplittableRandom r = new SplittableRandom(size);
-            byte[] chunk = new byte[1 << 20];
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                for (long left = size; left > 0; left -= chunk.length) {
-                    r.nextBytes(chunk);
-                    out.write(chunk, 0, (int) Math.min(left, chunk.length));
-                }
-            }
-            Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        }
-        warm(p);
-        return p;
+        return DataFiles.randomFile(dir(), name, size);
     }
 
     /** A copy of {@code src} named {@code name}, made with {@code cp} if missing or of another size. */
@@ -57,17 +39,7 @@ final class CopyData {
                 throw new IOException(e);
             }
         }
-        warm(p);
+        DataFiles.warm(p);
         return p;
-    }
-
-    /** Reads the file once so that it is in the page cache before measuring. */
-    static void warm(Path p) throws IOException {
-        try (FileChannel ch = FileChannel.open(p)) {
-            ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
-            while (ch.read(b) >= 0) {
-                b.clear();
-            }
-        }
     }
 }

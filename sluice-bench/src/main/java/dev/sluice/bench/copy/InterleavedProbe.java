@@ -1,16 +1,14 @@
 package dev.sluice.bench.copy;
 
-import com.sun.management.OperatingSystemMXBean;
+import dev.sluice.bench.CpuClock;
 import dev.sluice.bench.io.BenchData;
 import dev.sluice.file.FastFiles;
-import dev.sluice.internal.ChannelCompare;
 import dev.sluice.io.Streams;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -55,12 +53,6 @@ public final class InterleavedProbe {
                 }
             }
             return -1;
-        }
-    }
-
-    private static long channels(Path a, Path b, boolean twoThreads) throws IOException {
-        try (FileChannel ca = FileChannel.open(a); FileChannel cb = FileChannel.open(b)) {
-            return ChannelCompare.mismatch(ca, 0, ca.size(), a, cb, 0, cb.size(), b, twoThreads);
         }
     }
 
@@ -125,10 +117,9 @@ public final class InterleavedProbe {
             for (int size : new int[] {8192, 65536, 262144, 1 << 20, 4 << 20}) {
                 ops.put("direct " + (size >> 10) + " KiB, 1 thread", () -> directBuffers(a, b, size));
             }
-            ops.put("FastFiles.mismatch, 1 thread", () -> channels(a, b, false));
-            ops.put("FastFiles.mismatch, 2 threads", () -> channels(a, b, true));
+            // The public entry point: it decides itself whether to compare the two halves on two threads.
+            ops.put("FastFiles.mismatch", () -> FastFiles.mismatch(a, b));
         }
-        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         Op[] list = ops.values().toArray(new Op[0]);
         long[][] wall = new long[list.length][rounds];
         long[][] cpu = new long[list.length][rounds];
@@ -140,11 +131,11 @@ public final class InterleavedProbe {
         }
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < list.length; i++) {
-                long c0 = os.getProcessCpuTime();
+                long c0 = CpuClock.processNanos();
                 long w0 = System.nanoTime();
                 sink += list[i].run();
                 wall[i][r] = System.nanoTime() - w0;
-                cpu[i][r] = os.getProcessCpuTime() - c0;
+                cpu[i][r] = CpuClock.processNanos() - c0;
             }
         }
         System.out.printf("%-32s %14s %14s%n", "operation", "median wall ms", "median CPU ms");

@@ -1,23 +1,19 @@
 package dev.sluice.bench.experiments;
 
+import dev.sluice.bench.DataFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipInputStream;
 
 /**
  * The data the experiments read, made on first use in one directory and reused (by the quick runner, by JMH's
@@ -74,7 +70,7 @@ public final class Corpus {
             note("bytes: the files under " + userData + " concatenated in path order");
             return derived("user-" + size + ".bin", size, out -> cycle(out, size, this::userFiles));
         }
-        Path srcZip = findSrcZip();
+        Path srcZip = DataFiles.srcZip();
         if (srcZip != null) {
             note("bytes: " + srcZip + " as a tar of its entries");
             return derived("src-tar-" + size + ".tar", size, out -> cycle(out, size, () -> List.of(tarOf(srcZip, Math.max(size, scale.corpusBytes())))));
@@ -85,16 +81,7 @@ public final class Corpus {
 
     /** Incompressible bytes from a seeded generator. */
     public Path random(long size) throws IOException {
-        return derived("random-" + size + ".bin", size, out -> {
-            SplittableRandom r = new SplittableRandom(size);
-            byte[] chunk = new byte[1 << 16];
-            for (long left = size; left > 0; ) {
-                r.nextBytes(chunk);
-                int n = (int) Math.min(left, chunk.length);
-                out.write(chunk, 0, n);
-                left -= n;
-            }
-        });
+        return DataFiles.randomFile(dir, "random-" + size + ".bin", size);
     }
 
     /** The byte corpus gzipped at the default level. */
@@ -303,56 +290,17 @@ public final class Corpus {
         Path tarFile = dir.resolve("src-" + limit + ".tar");
         if (!Files.exists(tarFile)) {
             Path tmp = Files.createTempFile(dir, "tar", ".tmp");
-            try (ZipInputStream zin = new ZipInputStream(Files.newInputStream(srcZip), StandardCharsets.UTF_8);
-                 OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-                Tar tar = new Tar(out);
-                ZipEntry e;
-                while (tar.written() < limit && (e = zin.getNextEntry()) != null) {
-                    if (!e.isDirectory()) {
-                        tar.add(e.getName(), zin.readAllBytes(), e.getTime());
-                    }
-                }
-                tar.finish();
+            try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+                DataFiles.tar(srcZip, out, limit);
             }
             Files.move(tmp, tarFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
         return Files.newInputStream(tarFile);
     }
 
-    /** The running JDK's lib/src.zip, else any readable one under the same parent directory (e.g. /usr/lib/jvm). */
-    static Path findSrcZip() {
-        Path home = Path.of(System.getProperty("java.home"));
-        Path own = home.resolve("lib/src.zip");
-        if (Files.isReadable(own)) {
-            return own;
-        }
-        Path parent = home.getParent();
-        if (parent != null && Files.isDirectory(parent)) {
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(parent)) {
-                List<Path> found = new ArrayList<>();
-                for (Path jdk : ds) {
-                    Path z = jdk.resolve("lib/src.zip");
-                    if (Files.isReadable(z)) {
-                        found.add(z);
-                    }
-                }
-                found.sort(null);
-                return found.isEmpty() ? null : found.get(0);
-            } catch (IOException | UncheckedIOException e) {
-                return null;
-            }
-        }
-        return null;
-    }
-
     /** Reads a file once so that measurements see it page-cached. */
     static void warm(Path p) throws IOException {
-        try (var ch = java.nio.channels.FileChannel.open(p)) {
-            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocateDirect(1 << 20);
-            while (ch.read(b) >= 0) {
-                b.clear();
-            }
-        }
+        DataFiles.warm(p);
     }
 
 }

@@ -1,5 +1,6 @@
 package dev.sluice.bench.text;
 
+import dev.sluice.bench.DataFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,7 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
@@ -130,21 +130,13 @@ final class TextCorpus {
         }
     }
 
-    /** This JDK's src.zip, or any under /usr/lib/jvm (Debian's JDK 17 ships none without openjdk-17-source). */
+    /** The JDK's sources ({@link DataFiles#srcZip}); IOException if there are none. */
     private static Path srcZip() throws IOException {
-        Path own = Path.of(System.getProperty("java.home"), "lib", "src.zip");
-        if (Files.isReadable(own)) {
-            return own;
+        Path p = DataFiles.srcZip();
+        if (p == null) {
+            throw new IOException("no lib/src.zip of this JDK or one beside it");
         }
-        try (Stream<Path> jdks = Files.list(Path.of("/usr/lib/jvm"))) {
-            for (Path jdk : jdks.sorted().collect(Collectors.toList())) {
-                Path z = jdk.resolve("lib/src.zip");
-                if (Files.isReadable(z)) {
-                    return z;
-                }
-            }
-        }
-        throw new IOException("no lib/src.zip in " + own + " or under /usr/lib/jvm");
+        return p;
     }
 
     private static void manPages(OutputStream out, List<String> langs, boolean latin1) throws IOException {
@@ -171,9 +163,7 @@ final class TextCorpus {
     }
 
     static void warm(Path p) throws IOException {
-        try (InputStream in = Files.newInputStream(p)) {
-            in.transferTo(OutputStream.nullOutputStream());
-        }
+        DataFiles.warm(p);
     }
 
     /** Reads {@code r} to the end with reads into {@code buf}, closes it, and returns a sum of what it read. */

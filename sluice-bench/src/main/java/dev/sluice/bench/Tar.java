@@ -1,4 +1,4 @@
-package dev.sluice.bench.experiments;
+package dev.sluice.bench;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -6,20 +6,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A minimal POSIX ustar writer: regular files only, enough to turn the JDK's src.zip into a realistic tar. */
-final class Tar {
+public final class Tar {
     private static final int BLOCK = 512;
     private final OutputStream out;
     private long written;
 
-    Tar(OutputStream out) {
+    public Tar(OutputStream out) {
         this.out = out;
     }
 
-    long written() {
+    public long written() {
         return written;
     }
 
-    void add(String name, byte[] data, long mtimeMillis) throws IOException {
+    public void add(String name, byte[] data, long mtimeMillis) throws IOException {
         byte[] h = new byte[BLOCK];
         byte[] n = name.getBytes(StandardCharsets.UTF_8);
         // ustar splits long names into a 155-byte prefix and a 100-byte name at a '/'; names that still do not fit
@@ -59,7 +59,7 @@ final class Tar {
         written += BLOCK + data.length + pad;
     }
 
-    void finish() throws IOException {
+    public void finish() throws IOException {
         out.write(new byte[2 * BLOCK]);
         written += 2 * BLOCK;
         out.flush();
