@@ -183,7 +183,7 @@ final class E2BufferSweep extends Experiment {
     public List<Claim> claims(Scale s) {
         int[] buffers = buffers(s);
         int[] arrays = arrays(s);
-        String loop = "Here: a page-cached " + Loops.size(s.corpusBytes()) + " file, source D's loop (read into the "
+        String loop = "here: a page-cached " + Loops.size(s.corpusBytes()) + " file, source D's loop (read into the "
                 + "array, add up every byte), ";
         String d = "Article D: a 31 MB video, a file per case so the cache could not help, an SSD, sums every byte; ";
         String a = "Article A: no loop given (advice on reading large files); ";
@@ -253,15 +253,15 @@ final class E2BufferSweep extends Experiment {
         }
         out.add(new Claim("C20", Claim.Source.D, "Destination arrays of 512 B or 1 KiB are safe whatever the buffer "
                 + "size (as fast as larger arrays).", "as fast", Claim.Rule.NOT_WORSE, 1, Claim.Metric.TIME,
-                d + loop.replace("Here: ", "here: ") + "per buffer size the better of 512 B and 1 KiB arrays against "
+                d + loop + "per buffer size the better of 512 B and 1 KiB arrays against "
                 + "the best larger one, geometric mean over buffer sizes.", c20, false, null));
         out.add(new Claim("C21", Claim.Source.D, "The default 8 KiB buffer is well tuned as long as arrays are at least "
                 + "16 B (as fast as any other buffer).", "as fast", Claim.Rule.NOT_WORSE, 1, Claim.Metric.TIME,
-                d + loop.replace("Here: ", "here: ") + "per array of 16 B or more, 8 KiB against the best other "
+                d + loop + "per array of 16 B or more, 8 KiB against the best other "
                 + "buffer, geometric mean.", c21, false, null));
         out.add(new Claim("C22", Claim.Source.D, "Buffers larger than 2 KiB give nothing (the best of 2 KiB or less "
                 + "is as fast).", "as fast", Claim.Rule.NOT_WORSE, 1, Claim.Metric.TIME,
-                d + loop.replace("Here: ", "here: ") + "per array of 1 KiB or less, the best buffer of 2 KiB or less "
+                d + loop + "per array of 1 KiB or less, the best buffer of 2 KiB or less "
                 + "against the best larger one, geometric mean.", c22, false, null));
         List<Claim.Pair> speed = new ArrayList<>();
         for (int t : threads()) {

@@ -184,13 +184,12 @@ final class HtmlPage {
 
     static String claimsChart(Report report) {
         List<Svg.Row> rows = new ArrayList<>();
-        for (ExperimentReport e : report.experiments()) {
-            for (Verdict v : e.verdicts()) {
-                String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD : OPEN;
-                String label = v.id() + " " + v.metric() + ": " + shortClaim(v.claim()) + " (" + v.claimed() + ")";
-                rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
-                        : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
-            }
+        for (Verdict v : Reports.sorted(report)) {
+            String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD : OPEN;
+            // Short enough for the chart's label column: the claimed figure is in the table below.
+            String label = v.id() + " " + v.metric() + ": " + shortClaim(v.claim());
+            rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
+                    : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
         }
         return Svg.intervals("Every claim: measured ratio [95% CI] against its threshold", "ratio (log scale)", rows,
                 List.of(new Svg.Ref(1, "1 = no difference", "#555")), true);
