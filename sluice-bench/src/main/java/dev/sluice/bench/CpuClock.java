@@ -5,7 +5,8 @@ import java.lang.management.ManagementFactory;
 /**
  * The clocks and counters every benchmark here reads: CPU time (the calling thread's user + system time, so the
  * kernel's work in its system calls counts; or the whole process's, where the work runs on other threads too) and
- * allocated heap bytes (the calling thread's, or every thread's). JMH benchmarks put them into a {@link CpuTime}
+ * allocated heap bytes (the calling thread's; a benchmark with threads of its own adds what each of them reports,
+ * as JDK 17 has no process-wide count). JMH benchmarks put them into a {@link CpuTime}
  * counter; the report's quick harness reads them around every timed repetition.
  */
 public final class CpuClock {
@@ -31,10 +32,6 @@ public final class CpuClock {
         return THREADS.getCurrentThreadAllocatedBytes();
     }
 
-    /** Heap bytes every thread, live or ended, has allocated so far. */
-    public static long totalAllocatedBytes() {
-        return THREADS.getTotalThreadAllocatedBytes();
-    }
 
     /** Starts one call, on the thread's clock. */
     public static void start(CpuTime t) {

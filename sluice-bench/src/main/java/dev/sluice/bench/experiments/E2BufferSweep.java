@@ -149,8 +149,10 @@ final class E2BufferSweep extends Experiment {
         for (int i = 0; i < threads; i++) {
             int me = i;
             ts[i] = new Thread(() -> {
+                long allocated = dev.sluice.bench.CpuClock.threadAllocatedBytes();
                 try {
                     sums[me] = Loops.sumBytes(new BufferedInputStream(new FileInputStream(f.toFile()), buffer), 1024);
+                    Measure.allocatedElsewhere(dev.sluice.bench.CpuClock.threadAllocatedBytes() - allocated);
                 } catch (IOException e) {
                     synchronized (failure) {
                         failure[0] = e;

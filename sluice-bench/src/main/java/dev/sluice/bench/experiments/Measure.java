@@ -13,8 +13,9 @@ import java.util.List;
  * estimate (one JVM, no Blackhole; the workloads return sums the runner keeps); JMH, through the report's
  * {@code --full}, is the real measurement.
  *
- * <p>Every repetition also records its CPU time and allocated bytes (the calling thread's, or the process's for a
- * case with threads of its own: {@link Case#wholeProcess}), the collections and collection time the JVM's
+ * <p>Every repetition also records its CPU time and allocated bytes (the calling thread's; for a case with threads
+ * of its own, {@link Case#wholeProcess}, the process's CPU time and the calling thread's allocation plus what its
+ * threads report through {@link #allocatedElsewhere}), the collections and collection time the JVM's
  * collectors report over it, and, for a memory case, the heap it retained ({@link #retained}).
  */
 final class Measure {
@@ -24,6 +25,9 @@ final class Measure {
     static long sink;
 
     private static final List<GarbageCollectorMXBean> GCS = ManagementFactory.getGarbageCollectorMXBeans();
+
+    /** Heap bytes the threads of a whole-process workload allocated in this repetition ({@link #allocatedElsewhere}). */
+    private static final java.util.concurrent.atomic.AtomicLong ELSEWHERE = new java.util.concurrent.atomic.AtomicLong();
 
     /** What a memory workload measured in its last run (bytes retained), summed over a repetition; -1 if none. */
     private static long retained = -1;
@@ -56,7 +60,8 @@ final class Measure {
         retained = -1;
         long gc0 = gcCount();
         long gcMs0 = gcMillis();
-        long alloc0 = process ? CpuClock.totalAllocatedBytes() : CpuClock.threadAllocatedBytes();
+        ELSEWHERE.set(0);
+        long alloc0 = CpuClock.threadAllocatedBytes();
         long cpu0 = process ? CpuClock.processNanos() : CpuClock.threadNanos();
         long result = 0;
         long t0 = System.nanoTime();
@@ -65,11 +70,19 @@ final class Measure {
         }
         long nanos = System.nanoTime() - t0;
         long cpu = (process ? CpuClock.processNanos() : CpuClock.threadNanos()) - cpu0;
-        long alloc = (process ? CpuClock.totalAllocatedBytes() : CpuClock.threadAllocatedBytes()) - alloc0;
+        long alloc = CpuClock.threadAllocatedBytes() - alloc0 + (process ? ELSEWHERE.get() : 0);
         long gcs = gcCount() - gc0;
         long gcMs = gcMillis() - gcMs0;
         sink += result;
         return new Rep(Math.max(1, nanos), Math.max(0, cpu), Math.max(0, alloc), gcs, gcMs, retained);
+    }
+
+    /**
+     * For a workload with threads of its own: each thread reports the heap bytes it allocated (JDK 17 has no count
+     * over every thread, live and ended), added to the repetition's allocation.
+     */
+    static void allocatedElsewhere(long bytes) {
+        ELSEWHERE.addAndGet(Math.max(0, bytes));
     }
 
     /**
