@@ -34,9 +34,10 @@ import java.util.zip.ZipException;
  *       data and no more than deflate can make of the bits before them, windows where needed): a bad one is a
  *       {@link ZipException} naming the point; an index
  *       used with a different gzip file is detected by {@link #openChannel} (the compressed size, and for Sluice's
- *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's format has
- *       no checksum: a damaged GZIDX file whose fields still pass the range checks can give wrong bytes. Nothing hangs and nothing
- *       allocates more than the index file's size or a few buffers.</li>
+ *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's and gztool's
+ *       formats have no checksum over their offsets: a damaged GZIDX or gztool file whose fields still pass the range
+ *       checks can give wrong bytes. Nothing hangs and nothing allocates more than the index file's size or a few
+ *       buffers.</li>
  *   <li><b>Thread safety:</b> an index is immutable and can be shared; each channel is its own reader.</li>
  *   <li><b>Memory:</b> the windows are held in memory: 32 KiB per checkpoint (about 3% of the data at the
  *       default spacing); {@link #save} compresses them.</li>

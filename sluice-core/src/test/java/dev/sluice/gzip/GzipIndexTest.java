@@ -330,9 +330,10 @@ class GzipIndexTest {
                         for (long p = 0; p < data.length; p += 37_000) {
                             buf.clear();
                             ch.position(p).read(buf);
-                            // Sluice's format has a CRC32: no flip gets through to the data. GZIDX has none, so a
-                            // flipped offset that passes the field checks reads wrong bytes (in the report).
-                            if (format == GzipIndex.Format.INDEXED_GZIP) {
+                            // Sluice's format has a CRC32: no flip gets through to the data. GZIDX and gztool's
+                            // format have none over their offsets, so a flipped offset that passes the field checks
+                            // reads wrong bytes (in the report); for them only the exception types are checked.
+                            if (format != GzipIndex.Format.SLUICE) {
                                 continue;
                             }
                             assertArrayEquals(java.util.Arrays.copyOfRange(data, (int) p,
