@@ -69,6 +69,15 @@ final class GunzipCommand implements Callable<Integer> {
     }
 
     private int run(GzipFiles io) {
+        boolean zlib = options.zlibForSmallInputs();
+        try {
+            return runFiles(io);
+        } finally {
+            GzipOptions.restoreEngines(zlib);
+        }
+    }
+
+    private int runFiles(GzipFiles io) {
         // Classes, not method references: linking the first lambda of a run costs milliseconds of start-up.
         GzipFiles.Transform decompress = test ? new Check() : new Decompress();
         for (String name : options.filesOrStdin()) {

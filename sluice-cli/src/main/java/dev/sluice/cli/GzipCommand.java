@@ -149,6 +149,15 @@ final class GzipCommand implements Callable<Integer> {
     }
 
     private int run(GzipFiles io, boolean mayBeTerminal) {
+        boolean zlib = options.zlibForSmallInputs();
+        try {
+            return runFiles(io, mayBeTerminal);
+        } finally {
+            GzipOptions.restoreEngines(zlib);
+        }
+    }
+
+    private int runFiles(GzipFiles io, boolean mayBeTerminal) {
         // As gzip: compressed bytes on a terminal help nobody.
         boolean refuseTerminal = !options.force && mayBeTerminal && GzipFiles.Terminals.interactive();
         for (String name : options.filesOrStdin()) {

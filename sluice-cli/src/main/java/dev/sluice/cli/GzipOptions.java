@@ -1,6 +1,10 @@
 package dev.sluice.cli;
 
+import dev.sluice.gzip.GzipEngines;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -23,6 +27,55 @@ final class GzipOptions {
     /** The files, or {@code -} (standard input) when none were named. */
     List<String> filesOrStdin() {
         return files.isEmpty() ? List.of("-") : files;
+    }
+
+    /**
+     * Below this many bytes of input in all, a run uses the JDK's zlib rather than ISA-L or libdeflate: binding a
+     * native library through java.lang.foreign costs a fixed few tens of milliseconds once per process, more than the
+     * native engine saves on a small input. Chosen by paired whole-process runs of {@code sluice gunzip -c} and
+     * {@code sluice gzip -c} with each engine over inputs of 4 KiB to 16 MiB (docs/benchmarks/gzip.md, "Start-up").
+     */
+    static final long NATIVE_MIN_INPUT = 1 << 20;
+
+    /**
+     * Chooses zlib for this run ({@value GzipEngines#PROPERTY}{@code =off}) when every input is a regular file and
+     * all of them together are smaller than {@link #NATIVE_MIN_INPUT}, unless the user chose the engine with that
+     * property. Standard input, of unknown length, keeps the native engines. Call before the first gzip stream and
+     * hand the result to {@link #restoreEngines} when the run ends (tests run commands in one JVM).
+     *
+     * @return true when it set the property
+     */
+    boolean zlibForSmallInputs() {
+        if (System.getProperty(GzipEngines.PROPERTY) != null) {
+            return false;
+        }
+        long total = 0;
+        for (String name : filesOrStdin()) {
+            if (name.equals("-")) {
+                return false;
+            }
+            try {
+                Path p = Path.of(name);
+                if (!Files.isRegularFile(p)) {
+                    return false;
+                }
+                total += Files.size(p);
+            } catch (IOException | RuntimeException unreadable) {
+                return false; // the run reports it; the engine does not matter
+            }
+            if (total >= NATIVE_MIN_INPUT) {
+                return false;
+            }
+        }
+        System.setProperty(GzipEngines.PROPERTY, "off");
+        return true;
+    }
+
+    /** Undoes {@link #zlibForSmallInputs} when it set the property. */
+    static void restoreEngines(boolean set) {
+        if (set) {
+            System.clearProperty(GzipEngines.PROPERTY);
+        }
     }
 
     /** A command with a plain form: what it accepts beyond {@code -c}, {@code -k}, {@code -f}, and its work. */

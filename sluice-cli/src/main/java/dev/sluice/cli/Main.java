@@ -97,6 +97,15 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length == 1 && args[0].equals(CdsTraining.ARGUMENT)) {
+            CdsTraining.run();
+            return;
+        }
+        System.exit(run(args));
+    }
+
+    /** Runs one command line as {@code sluice ARGS} does and returns its exit code. */
+    static int run(String[] args) {
         // The plain forms of the everyday commands skip picocli's start-up; see PlainForm.
         // Flushed at every line, as picocli's own writers are: a line of `wc` or `sum` shows as soon as it is
         // known, and messages stay in order with data written to the raw stdout (gzip -c).
@@ -118,8 +127,7 @@ public final class Main implements Runnable {
         if (quick == null) {
             quick = SumCommand.runPlainForm(args, out, err);
         }
-        int code = quick != null ? quick : commandLine().execute(args);
-        System.exit(code);
+        return quick != null ? quick : commandLine().execute(args);
     }
 
     /** Reports the Sluice version and the JVM running it. */

@@ -44,7 +44,7 @@ public final class GzipEngines {
 
     /** The native inflater, or null for zlib. */
     static InflateEngine inflater() {
-        return use(NativeEngines.isalInflateProblem(), "ISA-L") ? NativeEngines.isalInflater() : null;
+        return !off() && use(NativeEngines.isalInflateProblem(), "ISA-L") ? NativeEngines.isalInflater() : null;
     }
 
     /** A native streaming deflater for {@code level}, or null for zlib (levels 4-9 and non-default strategies). */
@@ -52,7 +52,7 @@ public final class GzipEngines {
         if (level < 1 || level > 3 || strategy != Deflater.DEFAULT_STRATEGY) {
             return null;
         }
-        return use(NativeEngines.isalDeflateProblem(), "ISA-L") ? NativeEngines.isalDeflater(level) : null;
+        return !off() && use(NativeEngines.isalDeflateProblem(), "ISA-L") ? NativeEngines.isalDeflater(level) : null;
     }
 
     /** A native one-shot member deflater for {@code level}, or null for zlib. */
@@ -63,7 +63,16 @@ public final class GzipEngines {
         if (level <= 3) {
             return streamDeflater(level, strategy);
         }
-        return use(NativeEngines.libdeflateProblem(), "libdeflate") ? NativeEngines.libdeflateDeflater(level) : null;
+        return !off() && use(NativeEngines.libdeflateProblem(), "libdeflate")
+                ? NativeEngines.libdeflateDeflater(level) : null;
+    }
+
+    /**
+     * True for {@code off}: asked before a backend's problem, because finding the problem binds and self-tests the
+     * native library (tens of milliseconds of start-up that {@code off} exists to avoid).
+     */
+    private static boolean off() {
+        return mode().equals("off");
     }
 
     /** The mode's verdict on a backend: true to use it; false for zlib; throws when required but unusable. */
