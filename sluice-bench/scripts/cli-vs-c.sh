@@ -6,8 +6,10 @@
 #   table   (default) sluice with the launcher's choices beside cp, cmp, cksum, wc, pigz, igzip, gzip
 #   flags   each sluice command under each JVM option set (SLUICE_JAVA_OPTS), to choose the launcher's per command
 #   startup java -version against tiny sluice gunzip, gzip and cmp
+#   engines sluice gzip -c and gunzip -c with the native engines and with zlib, on prefixes of the JDK-source tar
+#           (64 KiB to 16 MiB): the input size from which binding ISA-L and libdeflate pays (GzipOptions.NATIVE_MIN_INPUT)
 #
-# Usage: sluice-bench/scripts/cli-vs-c.sh [table|flags|startup] [tiny|large|both]
+# Usage: sluice-bench/scripts/cli-vs-c.sh [table|flags|startup|engines] [tiny|large|both]
 # Env: RUNS (default 5; 3 for the slow gzip -6 rows), DATA (default /tmp/sluice-cli-vs-c: ~5 GB for large),
 #      OUT (default $DATA/results: one hyperfine markdown and JSON file per row), JAVA_HOME (else the launcher's JDK).
 # Needs hyperfine, pigz, igzip (isal), gzip, cmp, cksum, wc. Large data is generated, never committed.
@@ -105,6 +107,23 @@ startup() {
     "$sluice cmp $data/tiny $data/tiny.copy"
 }
 
+engines() {
+  local tar k f
+  mapfile -t corpus < <(java -cp "$root/sluice-bench/target/benchmarks.jar" dev.sluice.bench.gzip.GzipCorpus)
+  tar="${corpus[0]}"
+  for k in 64 256 1024 4096 16384; do
+    f="$data/prefix-${k}k"
+    head -c $((k * 1024)) "$tar" >"$f"
+    gzip -6 -c "$f" >"$f.gz"
+    row "engines-gunzip-${k}k" "$((runs * 2))" \
+      -n "gunzip ${k} KiB native" "env SLUICE_JAVA_OPTS=-Dsluice.gzip.native=auto $sluice gunzip -c $f.gz" \
+      -n "gunzip ${k} KiB zlib" "env SLUICE_JAVA_OPTS=-Dsluice.gzip.native=off $sluice gunzip -c $f.gz"
+    row "engines-gzip-${k}k" "$((runs * 2))" \
+      -n "gzip ${k} KiB native" "env SLUICE_JAVA_OPTS=-Dsluice.gzip.native=auto $sluice gzip -c $f" \
+      -n "gzip ${k} KiB zlib" "env SLUICE_JAVA_OPTS=-Dsluice.gzip.native=off $sluice gzip -c $f"
+  done
+}
+
 env_line | tee "$out/environment.txt"
 case "$sizes" in both) set -- tiny large ;; *) set -- "$sizes" ;; esac
 for s in "$@"; do
@@ -112,7 +131,8 @@ for s in "$@"; do
     table) table "$s" ;;
     flags) flags "$s" ;;
     startup) startup; break ;;
-    *) echo "unknown mode $mode (table, flags or startup)" >&2; exit 2 ;;
+    engines) engines; break ;;
+    *) echo "unknown mode $mode (table, flags, startup or engines)" >&2; exit 2 ;;
   esac
 done
 echo "results: $out"
