@@ -31,11 +31,14 @@ final class GzipOptions {
 
     /**
      * Below this many bytes of input in all, a run uses the JDK's zlib rather than ISA-L or libdeflate: binding a
-     * native library through java.lang.foreign costs a fixed few tens of milliseconds once per process, more than the
-     * native engine saves on a small input. Chosen by paired whole-process runs of {@code sluice gunzip -c} and
-     * {@code sluice gzip -c} with each engine over inputs of 4 KiB to 16 MiB (docs/benchmarks/gzip.md, "Start-up").
+     * native library through java.lang.foreign costs about 47 ms once per process, more than the native engine saves
+     * on a smaller input. Chosen by paired whole-process runs of {@code sluice gunzip -c} and {@code sluice gzip -c}
+     * with each engine on prefixes of the JDK-source tar (64 KiB to 16 MiB; 2-core EPYC, JDK 25, 2026-11-24,
+     * {@code sluice-bench/scripts/cli-vs-c.sh engines}, docs/benchmarks/cli.md): zlib was ahead by 47-50 ms up to
+     * 1 MiB and still by 31 ms (gzip of 4 MiB) and 38 ms (gunzip of 2.8 MB of gzip); the lines cross at about
+     * 9.5 MiB for gzip and 10 MB of gzip input for gunzip.
      */
-    static final long NATIVE_MIN_INPUT = 1 << 20;
+    static final long NATIVE_MIN_INPUT = 8 << 20;
 
     /**
      * Chooses zlib for this run ({@value GzipEngines#PROPERTY}{@code =off}) when every input is a regular file and
