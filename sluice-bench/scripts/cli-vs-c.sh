@@ -61,7 +61,7 @@ row() {
   shift 2
   echo "== $name"
   local prep=()
-  [[ "$name" == cp-* ]] && prep=(--prepare "rm -f $data/cp.out")
+  [[ "$name" == *cp-* ]] && prep=(--prepare "rm -f $data/cp.out")
   hyperfine -N --runs "$n" --warmup 1 ${prep[@]+"${prep[@]}"} --export-markdown "$out/$name.md" \
     --export-json "$out/$name.json" "$@" 2>&1 | grep -v '^ *$'
 }
@@ -103,8 +103,12 @@ flags() {
 }
 
 startup() {
+  # The last row runs the jar as the launcher would for that command, without the launcher: its own cost.
+  local archive
+  archive="$(ls "$root"/sluice-cli/target/cds/*.jsa 2>/dev/null | head -1)"
   row "startup" "$((runs * 4))" "$java -version" "$sluice gunzip -c $data/tiny.gz" "$sluice gzip -c $data/tiny" \
-    "$sluice cmp $data/tiny $data/tiny.copy"
+    "$sluice cmp $data/tiny $data/tiny.copy" \
+    "$java ${archive:+-XX:SharedArchiveFile=$archive -Xlog:disable} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -jar $root/sluice-cli/target/sluice.jar cmp $data/tiny $data/tiny.copy"
 }
 
 engines() {
