@@ -112,7 +112,7 @@ final class DeflateScanner {
                 throw new EOFException("empty file: expected a gzip header at offset 0");
             }
             first = false;
-            GzipIndexHeaders.parse(this::readByte, header, null);
+            GzipMembers.readHeader(this::readByte, header);
             long deflate = bitPosition() >>> 3;
             sink.member(header, deflate, u);
             long memberStart = u;

@@ -3,8 +3,10 @@ package dev.sluice.gzip;
 import dev.sluice.internal.Checks;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Arrays;
 import java.util.zip.ZipException;
 
 /**
@@ -15,9 +17,14 @@ import java.util.zip.ZipException;
  *
  * <p>The sizes are what the file claims, not checked facts: a decoder must still verify that the deflate data ends
  * exactly at the claimed end, and the CRC32 and ISIZE of the member ({@link GzipInputStream} does). Thread-safe
- * (stateless). Bad input: a header that is not gzip, or whose size subfield claims impossible sizes (a member
- * shorter than its own header and trailer, or more output than deflate's 1032:1 can make of it), is a {@link
- * ZipException} naming the offset; a header cut short is an {@link EOFException}.
+ * (stateless). Bad input: a header that is not gzip, whose FEXTRA subfields do not tile XLEN, or whose size
+ * subfield claims impossible sizes (a member shorter than its own header and trailer, or more output than deflate's
+ * 1032:1 can make of it), is a {@link ZipException} naming the offset; a header cut short is an {@link
+ * EOFException}.
+ *
+ * <p>This class is the one owner of the member formats' facts: it alone parses and writes the {@code SL} and
+ * {@code BC} subfields and member lengths, for the writers ({@link ParallelGzipOutputStream}), the parallel reader
+ * ({@link GzipInputStream}), the index, which is built on this layer, and other modules (sluice-hadoop's splits).
  */
 public final class GzipMembers {
     private GzipMembers() {}
@@ -82,91 +89,186 @@ public final class GzipMembers {
      * Reads the member header at {@code offset} of {@code ch} (the channel's position is changed).
      *
      * @return the member's sizes, or null if the header has neither an {@code SL} nor a {@code BC} subfield
-     * @throws ZipException if there is no gzip header at {@code offset} or its size subfield is malformed
+     * @throws ZipException if there is no gzip header at {@code offset}, its subfield list is malformed or its size
+     *     subfield claims impossible sizes
      * @throws EOFException if the channel ends inside the header
      */
     public static Member read(SeekableByteChannel ch, long offset) throws IOException {
         Checks.notNull(ch, "ch");
         Checks.nonNegative(offset, "offset");
-        ByteBuffer b = ByteBuffer.allocate(12);
-        readFully(ch, b, offset);
-        byte[] fixed = b.array();
-        int flg = checkFixed(fixed, offset);
-        if ((flg & GzipHeader.FEXTRA) == 0) {
-            return null;
-        }
-        int xlen = (fixed[10] & 0xff) | (fixed[11] & 0xff) << 8;
-        ByteBuffer extra = ByteBuffer.allocate(xlen);
-        readFully(ch, extra, offset + 12);
-        long[] sizes = sizes(extra.array(), offset);
-        if (sizes == null) {
-            return null;
-        }
-        int headerLength = 12 + xlen;
-        if ((flg & (GzipHeader.FNAME | GzipHeader.FCOMMENT)) != 0) {
-            headerLength += stringsLength(ch, offset + headerLength, flg);
-        }
-        if ((flg & GzipHeader.FHCRC) != 0) {
-            headerLength += 2;
-        }
-        return member(offset, headerLength, sizes);
+        return readHeader(new ChannelBytes(ch, offset), offset);
     }
 
-    /** Checks the 10 fixed bytes (magic, method, reserved flags) and returns FLG. */
-    private static int checkFixed(byte[] h, long offset) throws ZipException {
-        if (h[0] != 0x1f || h[1] != (byte) 0x8b || h[2] != 8) {
-            throw new ZipException(String.format("no gzip member header at offset %d: bytes 0x%02x%02x%02x", offset,
-                    h[0] & 0xff, h[1] & 0xff, h[2] & 0xff));
+    /**
+     * Reads the member header that starts at {@code in}'s current position, which is {@code offset} in the file (for
+     * {@link Member#offset()} and messages), and consumes exactly the header's bytes: {@code in} is left at the first
+     * byte of the member's deflate data. For sources that seek but are not channels (Hadoop's file streams). Reads
+     * byte by byte, so give it a buffered stream; does not close it.
+     *
+     * @return the member's sizes, or null if the header has neither an {@code SL} nor a {@code BC} subfield
+     * @throws ZipException if there is no gzip header there, its subfield list is malformed or its size subfield
+     *     claims impossible sizes
+     * @throws EOFException if {@code in} ends inside the header
+     */
+    public static Member read(InputStream in, long offset) throws IOException {
+        Checks.notNull(in, "in");
+        Checks.nonNegative(offset, "offset");
+        return readHeader(new StreamBytes(in, offset), offset);
+    }
+
+    /** A byte source positioned at a header: {@link #read()} gives 0..255, or throws {@link EOFException}. */
+    interface Bytes {
+        int read() throws IOException;
+    }
+
+    /**
+     * Reads the whole header at {@code offset} from {@code in} (magic, method, flags, MTIME, XFL, OS, FEXTRA, FNAME,
+     * FCOMMENT, FHCRC, which is skipped, not checked) and leaves {@code in} at the deflate data. Returns the sizes its
+     * {@code SL} or {@code BC} subfield claims, or null if it has none. The one parser of member headers for everything
+     * that walks members without decoding them (this class's readers, and the index's member table and scanner).
+     */
+    static Member readHeader(Bytes in, long offset) throws IOException {
+        return parse(in, offset, null);
+    }
+
+    /**
+     * Reads the whole header at {@code offset} from {@code in} as {@link #readHeader} does and returns its length,
+     * whether or not it has a size subfield (for readers that meet members their index does not list).
+     */
+    static int headerLength(Bytes in, long offset) throws IOException {
+        int[] length = new int[1];
+        parse(in, offset, length);
+        return length[0];
+    }
+
+    /** {@link #readHeader}, also storing the header's length in {@code length[0]} when {@code length} is not null. */
+    private static Member parse(Bytes in, long offset, int[] length) throws IOException {
+        int id1 = in.read();
+        int id2 = in.read();
+        int cm = in.read();
+        if (id1 != 0x1f || id2 != 0x8b || cm != 8) {
+            throw new ZipException(String.format("not gzip: no member header at offset %d: bytes 0x%02x%02x%02x,"
+                    + " expected 0x1f8b08", offset, id1, id2, cm));
         }
-        int flg = h[3] & 0xff;
+        int flg = in.read();
         if ((flg & GzipHeader.RESERVED_FLAGS) != 0) {
             throw new ZipException(String.format("reserved FLG bits set: 0x%02x in member at offset %d", flg, offset));
         }
-        return flg;
-    }
-
-    private static int stringsLength(SeekableByteChannel ch, long at, int flg) throws IOException {
-        int strings = ((flg & GzipHeader.FNAME) != 0 ? 1 : 0) + ((flg & GzipHeader.FCOMMENT) != 0 ? 1 : 0);
-        ByteBuffer b = ByteBuffer.allocate(4096);
-        long pos = at;
-        int length = 0;
-        while (strings > 0) {
-            b.clear();
-            ch.position(pos);
-            int n = ch.read(b);
-            if (n <= 0) {
-                throw new EOFException("truncated gzip header: end of input at offset " + pos
-                        + " inside FNAME/FCOMMENT");
-            }
-            for (int i = 0; i < n && strings > 0; i++) {
-                length++;
-                if (b.get(i) == 0) {
-                    strings--;
-                }
-                if (length > 2 * GzipInputStream.MAX_HEADER_STRING) {
-                    throw new ZipException("FNAME/FCOMMENT longer than " + GzipInputStream.MAX_HEADER_STRING
-                            + " bytes in member at offset " + (at - 12));
-                }
-            }
-            pos += n;
+        for (int i = 0; i < 6; i++) {
+            in.read(); // MTIME, XFL, OS
         }
-        return length;
-    }
-
-    private static void readFully(SeekableByteChannel ch, ByteBuffer b, long at) throws IOException {
-        ch.position(at);
-        while (b.hasRemaining()) {
-            if (ch.read(b) < 0) {
-                throw new EOFException("truncated gzip header: end of input at offset " + (at + b.position())
-                        + ", " + b.remaining() + " more header bytes expected");
+        int headerLength = 10;
+        long[] sizes = null;
+        if ((flg & GzipHeader.FEXTRA) != 0) {
+            byte[] extra = new byte[in.read() | in.read() << 8];
+            for (int i = 0; i < extra.length; i++) {
+                extra[i] = (byte) in.read();
             }
+            headerLength += 2 + extra.length;
+            sizes = sizes(extra, offset);
         }
-    }
-
-    /** Sizes from a header already parsed: null when it has no size subfield. */
-    static Member member(long offset, int headerLength, byte[] extra) throws ZipException {
-        long[] sizes = extra == null ? null : sizes(extra, offset);
+        if ((flg & GzipHeader.FNAME) != 0) {
+            headerLength += skipString(in, offset, "FNAME");
+        }
+        if ((flg & GzipHeader.FCOMMENT) != 0) {
+            headerLength += skipString(in, offset, "FCOMMENT");
+        }
+        if ((flg & GzipHeader.FHCRC) != 0) {
+            in.read();
+            in.read();
+            headerLength += 2;
+        }
+        if (length != null) {
+            length[0] = headerLength;
+        }
         return sizes == null ? null : member(offset, headerLength, sizes);
+    }
+
+    /** Skips a zero-terminated string, returning its length with the zero. */
+    private static int skipString(Bytes in, long offset, String field) throws IOException {
+        for (int n = 1; n <= GzipInputStream.MAX_HEADER_STRING; n++) {
+            if (in.read() == 0) {
+                return n;
+            }
+        }
+        throw new ZipException(field + " longer than " + GzipInputStream.MAX_HEADER_STRING
+                + " bytes in member at offset " + offset);
+    }
+
+    /** Reads a channel through a small buffer from a header's offset. */
+    private static final class ChannelBytes implements Bytes {
+        private final SeekableByteChannel ch;
+        private final ByteBuffer buf = ByteBuffer.allocate(512);
+        private long at;
+
+        ChannelBytes(SeekableByteChannel ch, long at) {
+            this.ch = ch;
+            this.at = at;
+            buf.limit(0);
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (!buf.hasRemaining()) {
+                buf.clear();
+                ch.position(at);
+                int n;
+                while ((n = ch.read(buf)) == 0) {
+                    // a channel may return 0 before it returns data; the loop ends at -1 or data
+                }
+                buf.flip();
+                if (n < 0) {
+                    throw truncated(at);
+                }
+                at += n;
+            }
+            return buf.get() & 0xff;
+        }
+    }
+
+    /** Reads a stream one byte at a time, so that it stops exactly at the header's end. */
+    private static final class StreamBytes implements Bytes {
+        private final InputStream in;
+        private long at;
+
+        StreamBytes(InputStream in, long at) {
+            this.in = in;
+            this.at = at;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b < 0) {
+                throw truncated(at);
+            }
+            at++;
+            return b;
+        }
+    }
+
+    private static EOFException truncated(long at) {
+        return new EOFException("truncated gzip header: end of input at offset " + at);
+    }
+
+    /**
+     * For a decoder ({@link GzipInputStream}), from a header it has parsed: the sizes, or null when it has no size
+     * subfield or its extra field is not a list of subfields at all. A decoder needs no subfield and reads past such
+     * an extra field (RFC 1952 lets readers ignore it, and {@link GzipHeader.Builder#extra} writes any payload); only
+     * what walks members by their subfields refuses it. Impossible sizes in a well-formed size subfield still throw.
+     */
+    static Member member(long offset, int headerLength, byte[] extra) throws ZipException {
+        long[] sizes = extra == null || !tiles(extra) ? null : sizes(extra, offset);
+        return sizes == null ? null : member(offset, headerLength, sizes);
+    }
+
+    /** True if the subfields of an FEXTRA payload fill it exactly. */
+    private static boolean tiles(byte[] extra) {
+        int i = 0;
+        while (i + 4 <= extra.length) {
+            i += 4 + ((extra[i + 2] & 0xff) | (extra[i + 3] & 0xff) << 8);
+        }
+        return i == extra.length;
     }
 
     private static Member member(long offset, int headerLength, long[] sizes) throws ZipException {
@@ -187,44 +289,60 @@ public final class GzipMembers {
 
     /**
      * Finds the size subfield in an FEXTRA payload: {total, uncompressed (-1 if BC), 1 if BC else 0}, or null if
-     * there is none. A subfield list that overruns the payload ends the search (RFC 1952 readers may ignore extra
-     * fields, so a malformed one is no reason to refuse a member); so is an SL or BC subfield of another length,
-     * which is someone else's.
+     * there is none. The subfields must tile the payload exactly (RFC 1952 2.3.1.1): one whose 4-byte head or data
+     * runs past XLEN is a {@link ZipException} naming where, for everything that walks members by their subfields
+     * (this class's readers, splits, the index); only a decoder passes over it ({@link #member(long, int,
+     * byte[])}). An {@code SL} or {@code BC} subfield of another length is someone else's and is skipped.
      */
     static long[] sizes(byte[] extra, long offset) throws ZipException {
-        for (int i = 0; i + 4 <= extra.length; ) {
+        long[] found = null;
+        for (int i = 0; i < extra.length; ) {
+            int data = i + 4;
+            int len = data > extra.length ? -1 : (extra[i + 2] & 0xff) | (extra[i + 3] & 0xff) << 8;
+            if (len < 0 || data + len > extra.length) {
+                throw new ZipException("FEXTRA subfield at byte " + i + " of the extra field runs past XLEN "
+                        + extra.length + (len < 0 ? "" : " (LEN " + len + ")") + " in member at offset " + offset);
+            }
             int si1 = extra[i] & 0xff;
             int si2 = extra[i + 1] & 0xff;
-            int len = (extra[i + 2] & 0xff) | (extra[i + 3] & 0xff) << 8;
-            int data = i + 4;
-            if (data + len > extra.length) {
-                return null;
-            }
-            if (si1 == 'S' && si2 == 'L' && len == 16) {
+            // The first size subfield counts; the rest of the list is only checked.
+            if (found == null && si1 == 'S' && si2 == 'L' && len == 16) {
                 long total = le(extra, data, 8);
                 long size = le(extra, data + 8, 8);
                 if (total < 0 || size < 0) {
                     throw new ZipException("SL subfield sizes out of range: length " + Long.toUnsignedString(total)
                             + ", uncompressed " + Long.toUnsignedString(size) + " in member at offset " + offset);
                 }
-                return new long[] {total, size, 0};
-            }
-            if (si1 == 'B' && si2 == 'C' && len == 2) {
-                return new long[] {le(extra, data, 2) + 1, -1, 1};
+                found = new long[] {total, size, 0};
+            } else if (found == null && si1 == 'B' && si2 == 'C' && len == 2) {
+                found = new long[] {le(extra, data, 2) + 1, -1, 1};
             }
             i = data + len;
         }
-        return null;
+        return found;
     }
 
-    /** The SL subfield (20 bytes: ids, LEN=16, member length, uncompressed size) at {@code b[off..)}. */
-    static void putSl(byte[] b, int off, long total, long size) {
+    /** The 18-byte header of a BGZF member {@code total} bytes long: BGZF's fixed header with BSIZE = total - 1. */
+    static byte[] bgzfHeader(long total) {
+        byte[] h = Arrays.copyOf(BGZF_EOF, 18);
+        putLe(h, 16, total - 1, 2);
+        return h;
+    }
+
+    /**
+     * An FEXTRA payload of {@code extra}'s subfields followed by the {@code SL} subfield (20 bytes: ids, LEN 16, the
+     * member's total length and uncompressed size, u64 little-endian each).
+     */
+    static byte[] withSl(byte[] extra, long total, long size) {
+        byte[] b = Arrays.copyOf(extra, extra.length + 20);
+        int off = extra.length;
         b[off] = 'S';
         b[off + 1] = 'L';
         b[off + 2] = 16;
         b[off + 3] = 0;
         putLe(b, off + 4, total, 8);
         putLe(b, off + 12, size, 8);
+        return b;
     }
 
     static long le(byte[] b, int off, int n) {

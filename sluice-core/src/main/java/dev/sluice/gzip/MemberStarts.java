@@ -15,17 +15,16 @@ final class MemberStarts {
     /**
      * The length of the gzip header at {@code offset} of {@code file}.
      *
-     * @throws java.util.zip.ZipException if it is not a gzip header, naming the field and offset
+     * @throws java.util.zip.ZipException if it is not a gzip header or its subfield list is malformed, naming the
+     *     offset
      * @throws EOFException if the file ends inside it
      */
     static int headerLength(FileChannel file, long offset) throws IOException {
-        GzipIndexHeaders.Sizes sizes = new GzipIndexHeaders.Sizes();
-        GzipIndexHeaders.parse(new Bytes(file, offset), offset, sizes);
-        return sizes.headerLength;
+        return GzipMembers.headerLength(new Bytes(file, offset), offset);
     }
 
     /** Positional byte reads through a small buffer; reading past the end is an {@link EOFException}. */
-    private static final class Bytes implements GzipIndexHeaders.Bytes {
+    private static final class Bytes implements GzipMembers.Bytes {
         private final FileChannel file;
         private final ByteBuffer buf = ByteBuffer.allocate(512).limit(0);
         private long next;

@@ -31,18 +31,17 @@ final class MemberTable {
             if (off > 0 && (in.peek(0) != 0x1f || in.peek(1) != 0x8b)) {
                 break; // trailing zeros or garbage end the data, as in gzip
             }
-            GzipIndexHeaders.Sizes s = new GzipIndexHeaders.Sizes();
-            GzipIndexHeaders.parse(in::read, off, s);
-            if (s.memberLength < 0) {
+            GzipMembers.Member m = GzipMembers.readHeader(in::read, off);
+            if (m == null) {
                 return null;
             }
-            if (s.memberLength < s.headerLength + 10L || s.memberLength > size - off) {
+            if (m.totalLength() > size - off) {
                 throw new ZipException("member length field of the member at offset " + off + ": "
-                        + s.memberLength + " does not fit (header " + s.headerLength + ", file size " + size + ")");
+                        + m.totalLength() + " does not fit (header " + m.headerLength() + ", file size " + size + ")");
             }
-            in.seek(off + s.memberLength - 4);
+            in.seek(off + m.totalLength() - 4);
             long isize = in.read() | in.read() << 8 | in.read() << 16 | (long) in.read() << 24;
-            long usize = s.uncompressedSize >= 0 ? s.uncompressedSize : isize;
+            long usize = m.uncompressedSize() >= 0 ? m.uncompressedSize() : isize;
             if ((usize & 0xffffffffL) != isize) {
                 throw new ZipException("ISIZE of the member at offset " + off + ": " + isize
                         + " != uncompressed size " + usize + " in its 'SL' subfield");
@@ -53,11 +52,11 @@ final class MemberTable {
                 us = Arrays.copyOf(us, n * 2);
             }
             header[n] = off;
-            deflate[n] = off + s.headerLength;
+            deflate[n] = off + m.headerLength();
             us[n] = u;
             n++;
             u += usize;
-            off += s.memberLength;
+            off += m.totalLength();
         }
         return new GzipIndex(size, u, GzipIndex.DEFAULT_SPACING, Arrays.copyOf(header, n), Arrays.copyOf(deflate, n),
                 Arrays.copyOf(us, n), new long[0], new long[0], new int[0], new byte[0][], GzipIndex.fileCheck(ch, size));

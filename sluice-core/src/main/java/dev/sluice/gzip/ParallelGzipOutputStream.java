@@ -560,12 +560,9 @@ public final class ParallelGzipOutputStream extends OutputStream {
     /** The header of a member of {@code total} bytes holding {@code size} input bytes. */
     private byte[] memberHeader(boolean first, long total, long size) {
         if (format == Format.BGZF) {
-            byte[] h = Arrays.copyOf(GzipMembers.BGZF_EOF, 18);
-            GzipMembers.putLe(h, 16, total - 1, 2);
-            return h;
+            return GzipMembers.bgzfHeader(total);
         }
-        byte[] extra = Arrays.copyOf(first ? userExtra : new byte[0], (first ? userExtra.length : 0) + 20);
-        GzipMembers.putSl(extra, extra.length - 20, total, size);
+        byte[] extra = GzipMembers.withSl(first ? userExtra : new byte[0], total, size);
         return (first ? header : LATER_MEMBERS).withExtra(extra).encode(GzipFormat.xfl(level));
     }
 

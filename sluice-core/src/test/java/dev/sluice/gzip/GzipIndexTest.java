@@ -169,7 +169,7 @@ class GzipIndexTest {
         checkReads(ix, file, data, r, "bgzf");
     }
 
-    /** A member in the independent-block format of COORDINATION.md: the 'SL' subfield with its sizes. */
+    /** A member in the independent-block format ({@link GzipMembers}): the 'SL' subfield with its sizes. */
     static byte[] slMember(byte[] data, int level) {
         byte[] plain = TestData.member(GzipHeader.minimal(), data, level);
         byte[] deflate = java.util.Arrays.copyOfRange(plain, 10, plain.length - 8);

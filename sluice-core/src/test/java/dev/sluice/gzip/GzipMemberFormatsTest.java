@@ -180,4 +180,61 @@ class GzipMemberFormatsTest {
             assertNull(GzipMembers.read(ch, 0));
         }
     }
+
+    /**
+     * One rule for a malformed subfield list, whoever walks the members: a subfield whose head or data runs past XLEN
+     * is a ZipException naming the member's offset, from the channel reader, the stream reader and the index alike.
+     */
+    @Test
+    void subfieldListsThatRunPastXlenAreRefusedByEveryReader() throws IOException {
+        byte[] data = "one rule\n".repeat(50).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] good = write(Format.INDEPENDENT_MEMBERS, data, GzipHeader.minimal(), 0);
+        // XLEN is 20 (the SL subfield alone): claim a longer LEN; or XLEN 2, shorter than a subfield's head.
+        byte[] longLen = good.clone();
+        longLen[14] = 17;
+        byte[] withStray = TestData.member(GzipHeader.builder().extra(new byte[] {'a', 'b'}).build(), data, 6);
+        byte[] prefix = write(Format.INDEPENDENT_MEMBERS, data, GzipHeader.minimal(), 0);
+        for (byte[] bad : new byte[][] {longLen, withStray}) {
+            byte[] file = concat(prefix, bad);
+            long at = prefix.length;
+            String expect = "offset " + at;
+            Path f = Files.write(Files.createTempFile(tmp, "bad", ".gz"), file);
+            try (FileChannel ch = FileChannel.open(f)) {
+                assertTrue(org.junit.jupiter.api.Assertions.assertThrows(java.util.zip.ZipException.class,
+                        () -> GzipMembers.read(ch, at)).getMessage().contains(expect));
+            }
+            ByteArrayInputStream in = new ByteArrayInputStream(file, (int) at, file.length);
+            assertTrue(org.junit.jupiter.api.Assertions.assertThrows(java.util.zip.ZipException.class,
+                    () -> GzipMembers.read(in, at)).getMessage().contains(expect));
+            assertTrue(org.junit.jupiter.api.Assertions.assertThrows(java.util.zip.ZipException.class,
+                    () -> GzipIndex.build(f)).getMessage().contains(expect));
+        }
+    }
+
+    /** The stream reader stops exactly at the deflate data and agrees with the channel reader. */
+    @Test
+    void streamReaderConsumesExactlyTheHeader() throws IOException {
+        GzipHeader header = GzipHeader.builder().name("n").comment("c").headerCrc(true)
+                .extra(new byte[] {'x', 'y', 1, 0, 7}).build();
+        byte[] gz = write(Format.INDEPENDENT_MEMBERS, new byte[3 * BLOCK + 5], header, 0);
+        List<GzipMembers.Member> ms = members(gz);
+        ByteArrayInputStream in = new ByteArrayInputStream(gz);
+        for (GzipMembers.Member m : ms) {
+            in.reset();
+            in.skip(m.offset());
+            GzipMembers.Member s = GzipMembers.read(in, m.offset());
+            assertEquals(m.toString(), s.toString());
+            assertEquals(gz.length - m.offset() - m.headerLength(), in.available(), m.toString());
+        }
+        assertEquals(null, GzipMembers.read(new ByteArrayInputStream(TestData.member(GzipHeader.minimal(),
+                new byte[1], 6)), 0));
+        org.junit.jupiter.api.Assertions.assertThrows(java.io.EOFException.class,
+                () -> GzipMembers.read(new ByteArrayInputStream(Arrays.copyOf(gz, 20)), 0));
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
 }

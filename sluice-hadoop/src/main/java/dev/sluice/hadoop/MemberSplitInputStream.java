@@ -1,11 +1,12 @@
 package dev.sluice.hadoop;
 
 import dev.sluice.gzip.GzipInputStream;
-import dev.sluice.internal.Checks;
+import dev.sluice.gzip.GzipMembers;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Objects;
 import java.util.zip.ZipException;
 import org.apache.hadoop.fs.Seekable;
 import org.apache.hadoop.io.compress.SplitCompressionInputStream;
@@ -48,7 +49,6 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
     /** True while {@link #member} is the kept output of {@link #confirm}, already counted in {@link #decoded}. */
     private boolean memberCounted;
     private boolean closed;
-    private final byte[] header = new byte[MemberHeaders.FIXED];
 
     private MemberSplitInputStream(InputStream file, long start, long end) throws IOException {
         super(file, start, end);
@@ -85,7 +85,7 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
 
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
-        Checks.checkRange(Checks.notNull(b, "b").length, off, len);
+        Objects.checkFromIndexSize(off, len, Objects.requireNonNull(b, "b").length);
         if (closed) {
             throw new IOException("Stream closed");
         }
@@ -115,16 +115,16 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
         if (next < 0) {
             return false;
         }
-        int got = readAt(next, header, MemberHeaders.FIXED);
-        if (got == 0) {
+        if (readAt(next, one, 1) == 0) {
             next = -1;
             return false;
         }
-        long length = got == MemberHeaders.FIXED ? lengthAt(next) : -1;
-        if (length < 0) {
-            throw new ZipException("gzip member at offset " + next + " has no valid 'SL' or 'BC' subfield, but the"
+        GzipMembers.Member m = memberAt(next); // a malformed or truncated header throws, naming its offset
+        if (m == null) {
+            throw new ZipException("gzip member at offset " + next + " has no 'SL' or 'BC' subfield, but the"
                     + " file's first member has one: a file is split only if every member says its length");
         }
+        long length = m.totalLength();
         memberStart = next;
         next += length;
         seekable.seek(memberStart);
@@ -145,7 +145,7 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
             int n = readAt(pos, chunk, want);
             int last = (int) Math.min(n - 3L, to - pos);
             for (int i = 0; i < last; i++) {
-                if (chunk[i] == (byte) 0x1f && MemberHeaders.isMagic(chunk, i) && confirm(pos + i)) {
+                if (chunk[i] == (byte) 0x1f && startsMember(chunk, i) && confirm(pos + i)) {
                     return pos + i;
                 }
             }
@@ -157,17 +157,15 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
         return -1;
     }
 
-    /** The 'SL'/'BC' member length of the header at {@code at}, or -1; {@link #header} holds its fixed part. */
-    private long lengthAt(long at) throws IOException {
-        if (!MemberHeaders.hasExtraField(header, 0)) {
-            return -1;
-        }
-        int xlen = MemberHeaders.extraLength(header, 0);
-        byte[] extra = new byte[xlen];
-        if (readAt(at + MemberHeaders.FIXED, extra, xlen) < xlen) {
-            return -1;
-        }
-        return MemberHeaders.memberLength(extra, 0, xlen);
+    /** What the member header at {@code at} says (sluice-core reads it), or null if it has no size subfield. */
+    private GzipMembers.Member memberAt(long at) throws IOException {
+        seekable.seek(at);
+        return GzipMembers.read(file, at);
+    }
+
+    /** True if {@code b[off..off+3)} can start a gzip member: ID1, ID2, CM = 8 (deflate). A cheap first filter. */
+    private static boolean startsMember(byte[] b, int off) {
+        return b[off] == (byte) 0x1f && b[off + 1] == (byte) 0x8b && b[off + 2] == 8;
     }
 
     /**
@@ -175,20 +173,20 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
      * header, and the member decodes with the right CRC32, ISIZE and (for 'SL') uncompressed size.
      */
     private boolean confirm(long at) throws IOException {
-        if (readAt(at, header, MemberHeaders.FIXED) < MemberHeaders.FIXED) {
+        GzipMembers.Member m;
+        try {
+            m = memberAt(at);
+        } catch (ZipException | EOFException e) {
+            return false; // bytes inside compressed data that only look like a header
+        }
+        if (m == null) {
             return false;
         }
-        long length = lengthAt(at);
-        if (length < 0) {
-            return false;
-        }
-        int xlen = MemberHeaders.extraLength(header, 0);
-        byte[] extra = new byte[xlen];
-        readAt(at + MemberHeaders.FIXED, extra, xlen);
-        long size = MemberHeaders.uncompressedSize(extra, 0, xlen);
+        long length = m.totalLength();
+        long size = m.uncompressedSize();
         byte[] after = new byte[3];
         int got = readAt(at + length, after, 3);
-        if (got != 0 && (got < 3 || !MemberHeaders.isMagic(after, 0))) {
+        if (got != 0 && (got < 3 || !startsMember(after, 0))) {
             return false;
         }
         if (got == 0 && !endsAt(at + length)) {

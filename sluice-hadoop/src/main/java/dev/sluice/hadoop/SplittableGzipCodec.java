@@ -1,9 +1,12 @@
 package dev.sluice.hadoop;
 
-import dev.sluice.internal.Checks;
+import dev.sluice.gzip.GzipMembers;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Objects;
+import java.util.zip.ZipException;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Seekable;
@@ -28,8 +31,8 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec;
  * an {@link java.io.EOFException}.
  *
  * <p>Writing ({@link #createOutputStream}) makes independent members with the 'SL' subfield, one per
- * {@value #BLOCK_SIZE_KEY} bytes of input (default 1 MiB), at level {@value #LEVEL_KEY} (default 6), so what
- * this codec writes it can split. No Hadoop {@link Compressor} or {@link Decompressor} is used: the factory methods
+ * {@value #BLOCK_SIZE_KEY} bytes of input (4 KiB to 64 MiB, default 1 MiB), at level {@value #LEVEL_KEY}
+ * (default 6), so what this codec writes it can split. No Hadoop {@link Compressor} or {@link Decompressor} is used: the factory methods
  * return null, as Hadoop's GzipCodec does without native zlib, and {@code CodecPool} accepts that.
  *
  * <p>Thread-safe: the codec holds only its configuration; each stream it makes is for one thread.
@@ -67,8 +70,10 @@ public final class SplittableGzipCodec implements SplittableCompressionCodec, Co
     @Override
     public SplitCompressionInputStream createInputStream(InputStream seekableIn, Decompressor decompressor, long start,
             long end, READ_MODE readMode) throws IOException {
-        Checks.notNull(seekableIn, "seekableIn");
-        Checks.argument(start >= 0 && end >= start, "split [%s, %s) is not a range of offsets", start, end);
+        Objects.requireNonNull(seekableIn, "seekableIn");
+        if (start < 0 || end < start) {
+            throw new IllegalArgumentException("split [" + start + ", " + end + ") is not a range of offsets");
+        }
         if (!(seekableIn instanceof Seekable)) {
             throw new IOException("seekableIn is not Seekable: " + seekableIn.getClass().getName());
         }
@@ -85,19 +90,17 @@ public final class SplittableGzipCodec implements SplittableCompressionCodec, Co
 
     /** True if the file's first header has an 'SL' or 'BC' subfield; false also for an empty or tiny file. */
     private static boolean firstMemberIsIndependent(InputStream in) throws IOException {
-        byte[] fixed = in.readNBytes(MemberHeaders.FIXED);
-        if (fixed.length < MemberHeaders.FIXED || !MemberHeaders.hasExtraField(fixed, 0)) {
-            return false;
+        try {
+            return GzipMembers.read(in, 0) != null;
+        } catch (ZipException | EOFException e) {
+            return false; // not gzip, or a malformed header: the whole-file reader reports it when read
         }
-        int xlen = MemberHeaders.extraLength(fixed, 0);
-        byte[] extra = in.readNBytes(xlen);
-        return extra.length == xlen && MemberHeaders.memberLength(extra, 0, xlen) >= 0;
     }
 
     /** All of {@code in} as one multi-member gzip stream, from where it stands. */
     @Override
     public CompressionInputStream createInputStream(InputStream in) throws IOException {
-        return WholeGzipInputStream.whole(Checks.notNull(in, "in"), Long.MAX_VALUE);
+        return WholeGzipInputStream.whole(Objects.requireNonNull(in, "in"), Long.MAX_VALUE);
     }
 
     /** As {@link #createInputStream(InputStream)}; {@code decompressor} is not used and may be null. */
@@ -112,9 +115,13 @@ public final class SplittableGzipCodec implements SplittableCompressionCodec, Co
         Configuration c = conf;
         int blockSize = c == null ? DEFAULT_BLOCK_SIZE : c.getInt(BLOCK_SIZE_KEY, DEFAULT_BLOCK_SIZE);
         int level = c == null ? 6 : c.getInt(LEVEL_KEY, 6);
-        Checks.argument(blockSize >= 1 && blockSize <= 64 << 20, BLOCK_SIZE_KEY + " outside 1..67108864: %s", blockSize);
-        Checks.argument(level >= 0 && level <= 9, LEVEL_KEY + " outside 0..9: %s", level);
-        return new MemberOutputStream(Checks.notNull(out, "out"), level, blockSize);
+        if (blockSize < 4096 || blockSize > 64 << 20) {
+            throw new IllegalArgumentException(BLOCK_SIZE_KEY + " outside 4096..67108864: " + blockSize);
+        }
+        if (level < 0 || level > 9) {
+            throw new IllegalArgumentException(LEVEL_KEY + " outside 0..9: " + level);
+        }
+        return new MemberOutputStream(Objects.requireNonNull(out, "out"), level, blockSize);
     }
 
     /** As {@link #createOutputStream(OutputStream)}; {@code compressor} is not used and may be null. */
