@@ -1,7 +1,6 @@
 package dev.sluice.cli;
 
 import com.sun.nio.file.ExtendedOpenOption;
-import dev.sluice.internal.Defaults;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -47,13 +46,20 @@ final class TuneCommand implements Callable<Integer> {
     /** A larger buffer is recommended only if it reads at least this much faster than the next smaller one. */
     static final double WORTH_IT = 1.05;
 
+    /** {@code --size}: a count of bytes, or of KiB, MiB or GiB with a {@code k}, {@code m} or {@code g} suffix. */
+    static long parseSize(String s) {
+        int unit = s.isEmpty() ? -1 : "kmg".indexOf(Character.toLowerCase(s.charAt(s.length() - 1)));
+        String digits = unit < 0 ? s : s.substring(0, s.length() - 1);
+        return Math.multiplyExact(Long.parseLong(digits), 1L << (10 * (unit + 1)));
+    }
+
     static final int[] BUFFERS = {4096, 16384, 65536, 262144, 1 << 20, 4 << 20};
 
     @Override
     public Integer call() throws IOException {
         long bytes;
         try {
-            bytes = Defaults.parseSize(size.trim());
+            bytes = parseSize(size.trim());
         } catch (NumberFormatException | ArithmeticException e) {
             throw new IllegalArgumentException("--size: not a size: " + size);
         }
