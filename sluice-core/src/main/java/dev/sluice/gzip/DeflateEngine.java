@@ -2,7 +2,8 @@ package dev.sluice.gzip;
 
 /**
  * The seam between the gzip framing and the raw-deflate encoder, so that a native backend can replace
- * {@link JdkDeflateEngine} without touching {@link GzipOutputStream} or {@link ParallelGzipOutputStream}. Mirrors the
+ * {@link JdkDeflateEngine} without touching {@link GzipOutputStream} or {@link ParallelGzipOutputStream}; which
+ * engine a writer gets is {@link GzipEngines}' choice, among those {@link Engine} registers. Mirrors the
  * subset of {@link java.util.zip.Deflater} those classes use; one instance encodes one raw deflate stream (RFC 1951)
  * at a time and is not thread-safe.
  */
@@ -38,26 +39,4 @@ interface DeflateEngine {
 
     /** Frees native resources; the engine cannot be used afterwards. Safe to call more than once. */
     void end();
-
-    /**
-     * The engine a streaming writer uses: one member whose blocks may be sync-flushed and may start with a dictionary
-     * (GzipOutputStream, ParallelGzipOutputStream's single-member format). A native engine when {@link GzipEngines}
-     * has one for {@code level}, else the JDK's zlib.
-     */
-    static DeflateEngine create(int level, int strategy) {
-        DeflateEngine e = GzipEngines.streamDeflater(level, strategy);
-        return e != null ? e : new JdkDeflateEngine(level, strategy);
-    }
-
-    /**
-     * The engine for one-shot members (independent blocks, BGZF): per member the caller calls {@link #reset()},
-     * {@link #setInput} once with the whole member, {@link #finish()}, then {@link #deflate} with {@link #NO_FLUSH}
-     * until {@link #finished()}. Never call {@link #setDictionary} or flush modes other than NO_FLUSH: a native block
-     * compressor (libdeflate) needs all input before it writes anything and asserts that it got it. The level is
-     * passed through unchecked (libdeflate accepts 0..12; the JDK engine 0..9). JDK zlib when no native engine fits.
-     */
-    static DeflateEngine createForMembers(int level, int strategy) {
-        DeflateEngine e = GzipEngines.memberDeflater(level, strategy);
-        return e != null ? e : new JdkDeflateEngine(level, strategy);
-    }
 }

@@ -4,8 +4,10 @@ import java.util.Locale;
 import java.util.zip.Deflater;
 
 /**
- * Which raw-deflate engines Sluice's gzip streams use, and why. On Java 22+ with native access enabled for Sluice's
- * module ({@code --enable-native-access=dev.sluice} on the module path, {@code ALL-UNNAMED} on the class path), the
+ * Which raw-deflate engines Sluice's gzip streams use, and why: the selection policy over the package-private
+ * registry of engines, and the one-line descriptions {@code sluice info} prints, derived from that policy. On Java
+ * 22+ with native access enabled for Sluice's module ({@code --enable-native-access=dev.sluice} on the module path,
+ * {@code ALL-UNNAMED} on the class path), the
  * system's ISA-L ({@code libisal.so.2}) decodes every {@link GzipInputStream} and encodes levels 1-3, and libdeflate
  * ({@code libdeflate.so.0}) encodes independent members at levels 4 and up; elsewhere the JDK's zlib does everything.
  *
@@ -20,76 +22,139 @@ public final class GzipEngines {
     /** The property that chooses between native engines and the JDK's zlib. */
     public static final String PROPERTY = "sluice.gzip.native";
 
-    private static final String ZLIB = "zlib (JDK)";
+    /** The registry in order of preference, copied once ({@code values()} clones on every call). */
+    private static final Engine[] ENGINES = Engine.values();
 
     /**
      * One line saying which engine decodes gzip and, when it is zlib, why no native one: for example
-     * {@code "ISA-L (libisal.so.2)"} or {@code "zlib (JDK): native access is not enabled ..."}.
+     * {@code "ISA-L isal_inflate (libisal.so.2)"} or {@code "zlib (JDK): native access is not enabled ..."}.
      */
     public static String inflateEngine() {
-        String why = problem(NativeEngines.isalInflateProblem());
-        return why == null ? "ISA-L isal_inflate (libisal.so.2)" : ZLIB + ": " + why;
-    }
-
-    /** One line saying which engines encode gzip at each level and, where zlib is used, why. */
-    public static String deflateEngine() {
-        String isal = problem(NativeEngines.isalDeflateProblem());
-        String lib = problem(NativeEngines.libdeflateProblem());
-        return "levels 1-3 " + (isal == null ? "ISA-L (libisal.so.2)" : ZLIB)
-                + "; levels 4-9 one member " + ZLIB
-                + "; levels 4+ independent members " + (lib == null ? "libdeflate (libdeflate.so.0)" : ZLIB)
-                + (isal != null ? " [ISA-L: " + isal + "]" : "")
-                + (lib != null && !lib.equals(isal) ? " [libdeflate: " + lib + "]" : "");
-    }
-
-    /** The native inflater, or null for zlib. */
-    static InflateEngine inflater() {
-        return !off() && use(NativeEngines.isalInflateProblem(), "ISA-L") ? NativeEngines.isalInflater() : null;
-    }
-
-    /** A native streaming deflater for {@code level}, or null for zlib (levels 4-9 and non-default strategies). */
-    static DeflateEngine streamDeflater(int level, int strategy) {
-        if (level < 1 || level > 3 || strategy != Deflater.DEFAULT_STRATEGY) {
-            return null;
-        }
-        return !off() && use(NativeEngines.isalDeflateProblem(), "ISA-L") ? NativeEngines.isalDeflater(level) : null;
-    }
-
-    /** A native one-shot member deflater for {@code level}, or null for zlib. */
-    static DeflateEngine memberDeflater(int level, int strategy) {
-        if (level < 1 || strategy != Deflater.DEFAULT_STRATEGY) {
-            return null;
-        }
-        if (level <= 3) {
-            return streamDeflater(level, strategy);
-        }
-        return !off() && use(NativeEngines.libdeflateProblem(), "libdeflate")
-                ? NativeEngines.libdeflateDeflater(level) : null;
+        return describe(Engine.Use.INFLATE, 0, 0);
     }
 
     /**
-     * True for {@code off}: asked before a backend's problem, because finding the problem binds and self-tests the
-     * native library (tens of milliseconds of start-up that {@code off} exists to avoid).
+     * One line saying which engines encode gzip at each level, for one member and for independent members, and why
+     * a native engine is passed over: for example {@code "one member: level 0 zlib (JDK), levels 1-3 ISA-L
+     * (libisal.so.2), levels 4-9 zlib (JDK); independent members: ..."}.
      */
-    private static boolean off() {
-        return mode().equals("off");
+    public static String deflateEngine() {
+        return "one member: " + describe(Engine.Use.STREAM, 0, maxLevel(Engine.Use.STREAM))
+                + "; independent members: " + describe(Engine.Use.MEMBERS, 0, maxLevel(Engine.Use.MEMBERS));
     }
 
-    /** The mode's verdict on a backend: true to use it; false for zlib; throws when required but unusable. */
-    private static boolean use(String problem, String backend) {
+    /** A new decoder of the engine the policy chooses. */
+    static InflateEngine inflater() {
+        return choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true).inflater();
+    }
+
+    /**
+     * The engine a streaming writer uses: one member whose blocks may be sync-flushed and may start with a dictionary
+     * (GzipOutputStream, ParallelGzipOutputStream's single-member layout).
+     */
+    static DeflateEngine streamDeflater(int level, int strategy) {
+        return choose(Engine.Use.STREAM, level, strategy, true).deflater(level, strategy);
+    }
+
+    /**
+     * The engine for one-shot members (independent members, BGZF): per member the caller calls
+     * {@link DeflateEngine#reset()}, {@link DeflateEngine#setInput} once with the whole member,
+     * {@link DeflateEngine#finish()}, then {@link DeflateEngine#deflate} with NO_FLUSH until finished. Never
+     * {@link DeflateEngine#setDictionary} or other flush modes: a one-shot compressor (libdeflate) needs all input
+     * before it writes anything and says so with an IllegalStateException.
+     */
+    static DeflateEngine memberDeflater(int level, int strategy) {
+        return choose(Engine.Use.MEMBERS, level, strategy, true).deflater(level, strategy);
+    }
+
+    /**
+     * The policy, the one place it is written: the first engine in the registry's order that serves {@code use} at
+     * {@code level} and {@code strategy} and can be used; {@code sluice.gzip.native=off} passes over every native
+     * engine, {@code require} throws {@link IllegalStateException} for a native engine that would serve but cannot be
+     * used. zlib serves every level 0-9, so only a level above 9 with no native engine for it finds none:
+     * {@link IllegalArgumentException}. Not {@code strict} (for the descriptions), it never throws, and returns null
+     * where there is none.
+     */
+    static Engine choose(int use, int level, int strategy, boolean strict) {
         String mode = mode();
-        if (mode.equals("off")) {
-            return false;
+        for (Engine e : ENGINES) {
+            // off is asked before a native engine's problem: finding the problem binds and self-tests its library
+            // (tens of milliseconds of start-up that off exists to avoid).
+            if (!e.serves(use, level, strategy) || e.isNative() && mode.equals("off")) {
+                continue;
+            }
+            String problem = e.problem();
+            if (problem == null) {
+                return e;
+            }
+            if (strict && mode.equals("require")) {
+                throw new IllegalStateException(PROPERTY + "=require, but " + e.shortName() + " cannot be used: "
+                        + problem);
+            }
         }
-        if (problem != null && mode.equals("require")) {
-            throw new IllegalStateException(PROPERTY + "=require, but " + backend + " cannot be used: " + problem);
+        if (!strict) {
+            return null;
         }
-        return problem == null;
+        throw new IllegalArgumentException("no gzip engine serves level " + level + " with strategy " + strategy);
     }
 
-    /** The backend's problem as the current mode sees it ({@code off} is a reason of its own). */
-    private static String problem(String backendProblem) {
-        return mode().equals("off") ? PROPERTY + "=off" : backendProblem;
+    /**
+     * What {@link #choose} picks for {@code use} over the levels {@code from..to}, runs of levels with the same engine
+     * together, then why each native engine it passed over was passed over. Derived from the policy, never kept
+     * beside it.
+     */
+    private static String describe(int use, int from, int to) {
+        StringBuilder sb = new StringBuilder();
+        StringBuilder why = new StringBuilder();
+        boolean off = mode().equals("off");
+        for (int level = from; level <= to; ) {
+            Engine e = choose(use, level, Deflater.DEFAULT_STRATEGY, false);
+            if (e == null) {
+                break; // levels above zlib's 9 with no usable native engine: not offered here
+            }
+            int last = level;
+            while (last < to && choose(use, last + 1, Deflater.DEFAULT_STRATEGY, false) == e) {
+                last++;
+            }
+            if (use != Engine.Use.INFLATE) {
+                sb.append(sb.length() == 0 ? "" : ", ").append(level == last ? "level " + level
+                        : "levels " + level + "-" + last).append(' ');
+            }
+            sb.append(e.label());
+            level = last + 1;
+        }
+        for (Engine e : ENGINES) {
+            if (e.isNative() && serves(e, use, from, to)) {
+                String problem = off ? PROPERTY + "=off" : e.problem();
+                if (problem != null && why.indexOf(problem) < 0) {
+                    why.append(why.length() == 0 ? "" : "; ").append(e.shortName()).append(": ").append(problem);
+                }
+            }
+        }
+        if (why.length() == 0) {
+            return sb.toString();
+        }
+        return use == Engine.Use.INFLATE ? sb + ": " + why : sb + " [" + why + "]";
+    }
+
+    private static boolean serves(Engine e, int use, int from, int to) {
+        for (int level = from; level <= to; level++) {
+            if (e.serves(use, level, Deflater.DEFAULT_STRATEGY)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The highest level any engine serves for {@code use}: 9 (zlib) for streams, 12 (libdeflate) for members. */
+    private static int maxLevel(int use) {
+        int max = 0;
+        for (Engine e : ENGINES) {
+            if (e.serves(use, e.maxLevel(), Deflater.DEFAULT_STRATEGY)) {
+                max = Math.max(max, e.maxLevel());
+            }
+        }
+        return max;
     }
 
     private static String mode() {

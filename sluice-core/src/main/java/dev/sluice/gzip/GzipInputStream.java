@@ -159,7 +159,7 @@ public final class GzipInputStream extends InputStream {
 
     /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
     public GzipInputStream(InputStream in) {
-        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, InflateEngine.create(),
+        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, GzipEngines.inflater(),
                 DEFAULT_THREADS);
     }
 
@@ -890,7 +890,7 @@ public final class GzipInputStream extends InputStream {
         /** A stream reading {@code in} with these settings. */
         public GzipInputStream build(InputStream in) {
             return new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage, maxOutputBytes,
-                    InflateEngine.create(), threads);
+                    GzipEngines.inflater(), threads);
         }
     }
 }

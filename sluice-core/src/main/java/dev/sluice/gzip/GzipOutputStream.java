@@ -92,7 +92,7 @@ public final class GzipOutputStream extends OutputStream {
         this.bufferSize = bufferSize;
         this.in = new byte[Math.min(bufferSize, FIRST_BUFFER_SIZE)];
         this.buf = new byte[Math.min(bufferSize, FIRST_BUFFER_SIZE)];
-        this.engine = DeflateEngine.create(level, strategy);
+        this.engine = GzipEngines.streamDeflater(level, strategy);
     }
 
     /** A builder for a stream with a non-default level, strategy, header, buffer size or flush behaviour. */

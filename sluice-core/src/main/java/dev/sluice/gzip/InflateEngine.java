@@ -6,8 +6,9 @@ import java.util.zip.DataFormatException;
 /**
  * The seam between the gzip framing (headers, trailers, CRC, members) and the raw-deflate decoder, so that a native
  * backend (ISA-L through the foreign-function API) can replace {@link JdkInflateEngine} without touching the public
- * classes. Mirrors the subset of {@link java.util.zip.Inflater} that {@link GzipInputStream} uses; one instance
- * decodes one raw deflate stream (RFC 1951, no zlib wrapper) at a time and is not thread-safe.
+ * classes ({@link GzipEngines} chooses among those {@link Engine} registers). Mirrors the subset of
+ * {@link java.util.zip.Inflater} that {@link GzipInputStream} uses; one instance decodes one raw deflate stream
+ * (RFC 1951, no zlib wrapper) at a time and is not thread-safe.
  */
 interface InflateEngine {
 
@@ -53,10 +54,4 @@ interface InflateEngine {
 
     /** Frees native resources; the engine cannot be used afterwards. Safe to call more than once. */
     void end();
-
-    /** The engine every stream uses unless told otherwise. */
-    static InflateEngine create() {
-        InflateEngine e = GzipEngines.inflater();
-        return e != null ? e : new JdkInflateEngine();
-    }
 }

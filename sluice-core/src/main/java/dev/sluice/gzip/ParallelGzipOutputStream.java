@@ -574,7 +574,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         if (engineFactory != null) {
             return engineFactory.apply(0);
         }
-        return members() ? DeflateEngine.createForMembers(level, strategy) : DeflateEngine.create(level, strategy);
+        return members() ? GzipEngines.memberDeflater(level, strategy) : GzipEngines.streamDeflater(level, strategy);
     }
 
     private void returnEngine(DeflateEngine e) {

@@ -227,7 +227,7 @@ final class ParallelInflate {
 
     private InflateEngine borrowEngine() {
         InflateEngine e = engines.poll();
-        return e != null ? e : InflateEngine.create();
+        return e != null ? e : GzipEngines.inflater();
     }
 
     private void returnEngine(InflateEngine e) {

@@ -76,6 +76,11 @@ final class IsalDeflateEngine implements DeflateEngine {
 
     private static final MemoryPool<Memory> POOL = new MemoryPool<>();
 
+    /** Idle blocks in the pool (for tests, as IsalInflateEngine's). */
+    static int pooled() {
+        return POOL.size();
+    }
+
     /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
     private byte[] input;
     private int inOff;

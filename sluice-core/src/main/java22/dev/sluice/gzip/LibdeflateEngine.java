@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * {@link DeflateEngine} on libdeflate's whole-buffer compressor (libdeflate.so.0), for one-shot members only
- * ({@link DeflateEngine#createForMembers}): libdeflate cannot stream, so the engine takes the member's whole input in
+ * ({@link GzipEngines#memberDeflater}): libdeflate cannot stream, so the engine takes the member's whole input in
  * one {@link #setInput}, compresses it at the first {@link #deflate} after {@link #finish()}, and hands the result out
  * over as many calls as the caller's buffer needs. A second setInput before {@link #reset()}, a dictionary or a flush
  * mode other than NO_FLUSH throw {@link IllegalStateException}; before finish() deflate writes nothing. Levels 1..12

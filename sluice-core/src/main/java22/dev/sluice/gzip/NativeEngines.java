@@ -14,13 +14,13 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * The native gzip backends on Java 22+ (this file compiles into {@code META-INF/versions/22}; the base version says
- * "none"). Each library is probed once, at first use, in a holder class: native access must already be enabled for
- * Sluice's module (checked with {@link Module#isNativeAccessEnabled()} before any restricted call, so the JDK never
- * prints its warning), the library must load by soname, every symbol must resolve and a self-test must pass. Any
- * failure is remembered as a sentence ({@link #isalInflateProblem()}, {@link #isalDeflateProblem()},
- * {@link #libdeflateProblem()}) and the JDK's zlib is
- * used; nothing is printed. Thread-safe (class initialisation).
+ * The binding of the native gzip engines on Java 22+ (this file compiles into {@code META-INF/versions/22} and has no
+ * base version; {@link NativeBinding} hands out {@link #BINDING}). Each library is probed once, at first use, in a
+ * holder class: native access must already be enabled for Sluice's module (checked with
+ * {@link Module#isNativeAccessEnabled()} before any restricted call, so the JDK never prints its warning), the library
+ * must load by soname, every symbol must resolve and a self-test must pass. Any failure is remembered as a sentence
+ * ({@link EngineBinding#problem}) and the policy ({@link GzipEngines}) uses the JDK's zlib; nothing is printed.
+ * Thread-safe (class initialisation).
  */
 final class NativeEngines {
     private NativeEngines() {}
@@ -39,28 +39,42 @@ final class NativeEngines {
     private static final String SELF_TEST_TEXT = "Sluice self-test: ISA-L and libdeflate through java.lang.foreign. ";
     private static final long SELF_TEST_CRC = 0x0d0ff3f9L;
 
-    static String isalInflateProblem() {
-        return IsalInflate.PROBLEM;
-    }
+    /** What {@link NativeBinding#get()} hands out: each engine's probe and constructor, by its {@link Engine}. */
+    static final EngineBinding BINDING = new Binding();
 
-    static String isalDeflateProblem() {
-        return IsalDeflate.PROBLEM;
-    }
+    private static final class Binding implements EngineBinding {
+        @Override
+        public String problem(Engine engine) {
+            if (engine == Engine.ISAL_INFLATE) {
+                return IsalInflate.PROBLEM;
+            }
+            if (engine == Engine.ISAL_DEFLATE) {
+                return IsalDeflate.PROBLEM;
+            }
+            if (engine == Engine.LIBDEFLATE) {
+                return Libdeflate.PROBLEM;
+            }
+            throw new IllegalArgumentException("not a native engine: " + engine);
+        }
 
-    static String libdeflateProblem() {
-        return Libdeflate.PROBLEM;
-    }
+        @Override
+        public InflateEngine inflater(Engine engine) {
+            if (engine != Engine.ISAL_INFLATE) {
+                throw new IllegalArgumentException("not a native inflate engine: " + engine);
+            }
+            return new IsalInflateEngine();
+        }
 
-    static InflateEngine isalInflater() {
-        return new IsalInflateEngine();
-    }
-
-    static DeflateEngine isalDeflater(int level) {
-        return new IsalDeflateEngine(level);
-    }
-
-    static DeflateEngine libdeflateDeflater(int level) {
-        return new LibdeflateEngine(level);
+        @Override
+        public DeflateEngine deflater(Engine engine, int level) {
+            if (engine == Engine.ISAL_DEFLATE) {
+                return new IsalDeflateEngine(level);
+            }
+            if (engine == Engine.LIBDEFLATE) {
+                return new LibdeflateEngine(level);
+            }
+            throw new IllegalArgumentException("not a native deflate engine: " + engine);
+        }
     }
 
     /**
@@ -69,7 +83,7 @@ final class NativeEngines {
      * (each new function shape spins classes and a native stub: milliseconds at start-up) nor its self-test.
      */
     static final class IsalLib {
-        static final String SONAME = "libisal.so.2";
+        static final String SONAME = Engine.ISAL_INFLATE.library();
         static final SymbolLookup LIB;
         static final String PROBLEM;
 
@@ -152,7 +166,7 @@ final class NativeEngines {
 
     /** libdeflate's entry points, bound at first use. */
     static final class Libdeflate {
-        static final String SONAME = "libdeflate.so.0";
+        static final String SONAME = Engine.LIBDEFLATE.library();
         static final MethodHandle ALLOC_COMPRESSOR;
         static final MethodHandle COMPRESS;
         static final MethodHandle COMPRESS_BOUND;

@@ -214,7 +214,7 @@ class HuffmanCodeVerdictsTest {
     static String outcome(byte[] gz, boolean zlib, int threads, int style) {
         InputStream source = style == 3 ? HostileInputStream.of(gz, HostileInputStream.Mode.ONE_BYTE, 1)
                 : new ByteArrayInputStream(gz);
-        InflateEngine engine = zlib ? new JdkInflateEngine() : InflateEngine.create();
+        InflateEngine engine = zlib ? new JdkInflateEngine() : GzipEngines.inflater();
         try (GzipInputStream in = new GzipInputStream(source, GzipInputStream.DEFAULT_BUFFER_SIZE, false,
                 Long.MAX_VALUE, engine, threads)) {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
@@ -260,7 +260,7 @@ class HuffmanCodeVerdictsTest {
 
     @Test
     void everyEngineThreadCountAndReadStyleGivesTheRulesVerdict() {
-        InflateEngine probe = InflateEngine.create();
+        InflateEngine probe = GzipEngines.inflater();
         boolean isal = probe.getClass().getSimpleName().startsWith("Isal");
         probe.end();
         for (Kind kind : kinds()) {

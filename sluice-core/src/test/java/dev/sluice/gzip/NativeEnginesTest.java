@@ -1,29 +1,26 @@
 package dev.sluice.gzip;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The engine seam on whichever engines this JVM selects: zlib under plain {@code mvn test} (a classes directory has no
- * META-INF/versions), ISA-L and libdeflate in the build's second run on the packaged jar with native access enabled.
- * With {@code sluice.test.expectNative=true} or {@code SLUICE_EXPECT_NATIVE=1} (set by that run and by .ci/run on the
+ * The selection policy ({@link GzipEngines}) and the streams on whichever engines it selects: zlib under plain
+ * {@code mvn test} (a classes directory has no META-INF/versions), ISA-L and libdeflate in the build's second run on
+ * the packaged jar with native access enabled. Each engine's own contract is {@link EngineContractTest}'s. With
+ * {@code sluice.test.expectNative=true} or {@code SLUICE_EXPECT_NATIVE=1} (set by that run and by .ci/run on the
  * newest JDK) the native engines must be the ones in use, so a silent fallback fails the build.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -40,7 +37,7 @@ class NativeEnginesTest {
      * {@code SLUICE_EXPECT_NATIVE=1} (from .ci/run) counts wherever sluice-core was loaded from a jar, since a
      * classes directory, as in the build's first run, can never hold the Java 22 classes.
      */
-    private static boolean expectNative() {
+    static boolean expectNative() {
         if (Boolean.getBoolean("sluice.test.expectNative")) {
             return true;
         }
@@ -48,187 +45,62 @@ class NativeEnginesTest {
         return "1".equals(System.getenv("SLUICE_EXPECT_NATIVE")) && location.endsWith(".jar");
     }
 
-    private static boolean nativeInUse() {
-        return InflateEngine.create().getClass().getSimpleName().startsWith("Isal");
-    }
-
     @Test
     void nativeEnginesAreUsedWhenExpected() {
         assumeTrue(expectNative(), "native engines not expected in this run");
         assertTrue(Runtime.version().feature() >= 22, "native engines need Java 22+, this is "
                 + Runtime.version());
-        assertEquals("IsalInflateEngine", InflateEngine.create().getClass().getSimpleName(),
+        assertEquals("IsalInflateEngine", GzipEngines.inflater().getClass().getSimpleName(),
                 GzipEngines.inflateEngine());
-        assertEquals("IsalDeflateEngine", DeflateEngine.create(1, Deflater.DEFAULT_STRATEGY).getClass()
+        assertEquals("IsalDeflateEngine", GzipEngines.streamDeflater(1, Deflater.DEFAULT_STRATEGY).getClass()
                 .getSimpleName(), GzipEngines.deflateEngine());
-        assertEquals("IsalDeflateEngine", DeflateEngine.createForMembers(3, Deflater.DEFAULT_STRATEGY).getClass()
+        assertEquals("IsalDeflateEngine", GzipEngines.memberDeflater(3, Deflater.DEFAULT_STRATEGY).getClass()
                 .getSimpleName(), GzipEngines.deflateEngine());
-        assertEquals("LibdeflateEngine", DeflateEngine.createForMembers(6, Deflater.DEFAULT_STRATEGY).getClass()
+        assertEquals("LibdeflateEngine", GzipEngines.memberDeflater(6, Deflater.DEFAULT_STRATEGY).getClass()
                 .getSimpleName(), GzipEngines.deflateEngine());
         assertTrue(GzipEngines.inflateEngine().startsWith("ISA-L"), GzipEngines.inflateEngine());
     }
 
-    @Test
-    void streamingDeflaterWithDictionaryAndFlushesDecodesWithTheJdk() throws DataFormatException {
-        Random r = new Random(SEED);
-        for (int level = 1; level <= 9; level++) {
-            byte[] data = TestData.mixed(r, 300_000 + r.nextInt(100_000));
-            int dictLen = r.nextInt(40_000);
-            DeflateEngine e = DeflateEngine.create(level, Deflater.DEFAULT_STRATEGY);
-            try {
-                for (int round = 0; round < 2; round++) { // the second round checks reset()
-                    e.reset();
-                    e.setDictionary(data, 0, dictLen);
-                    ByteArrayOutputStream out = new ByteArrayOutputStream();
-                    byte[] buf = new byte[1 + r.nextInt(70_000)];
-                    int pos = dictLen;
-                    while (pos < data.length) {
-                        int n = Math.min(data.length - pos, 1 + r.nextInt(150_000));
-                        e.setInput(data, pos, n);
-                        pos += n;
-                        while (!e.needsInput()) {
-                            out.write(buf, 0, e.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
-                        }
-                        if (r.nextBoolean()) {
-                            int w;
-                            do {
-                                w = e.deflate(buf, 0, buf.length, DeflateEngine.SYNC_FLUSH);
-                                out.write(buf, 0, w);
-                            } while (w == buf.length);
-                        }
-                    }
-                    e.finish();
-                    while (!e.finished()) {
-                        out.write(buf, 0, e.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH));
-                    }
-                    assertArrayEquals(Arrays.copyOfRange(data, dictLen, data.length),
-                            jdkInflate(out.toByteArray(), data, dictLen), "level " + level + " seed " + SEED);
-                }
-            } finally {
-                e.end();
-                e.end(); // twice is allowed
-            }
-        }
-    }
-
-    @Test
-    void memberDeflaterAtEveryLevelDecodesWithTheJdk() throws DataFormatException {
-        Random r = new Random(SEED);
-        for (int level = 1; level <= (nativeInUse() ? 12 : 9); level++) {
-            DeflateEngine e = DeflateEngine.createForMembers(level, Deflater.DEFAULT_STRATEGY);
-            try {
-                for (int size : new int[] {0, 1, 1000, 1 << 20}) {
-                    byte[] data = TestData.mixed(r, size);
-                    e.reset();
-                    e.setInput(data, 0, data.length);
-                    e.finish();
-                    byte[] out = new byte[64];
-                    int n = 0;
-                    while (!e.finished()) {
-                        if (n == out.length) {
-                            out = Arrays.copyOf(out, out.length * 2);
-                        }
-                        n += e.deflate(out, n, out.length - n, DeflateEngine.NO_FLUSH);
-                    }
-                    assertArrayEquals(data, jdkInflate(Arrays.copyOf(out, n), data, 0), "level " + level);
-                }
-            } finally {
-                e.end();
-            }
-        }
-    }
-
-    @Test
-    void libdeflateRefusesStreamingUse() {
-        assumeTrue(nativeInUse());
-        DeflateEngine e = DeflateEngine.createForMembers(6, Deflater.DEFAULT_STRATEGY);
-        try {
-            byte[] b = new byte[100];
-            e.setInput(b, 0, 10);
-            assertEquals(0, e.deflate(b, 0, b.length, DeflateEngine.NO_FLUSH)); // nothing before finish()
-            assertThrows(IllegalStateException.class, () -> e.setInput(b, 0, 10));
-            assertThrows(IllegalStateException.class, () -> e.setDictionary(b, 0, 10));
-            assertThrows(IllegalStateException.class, () -> e.deflate(b, 0, b.length, DeflateEngine.SYNC_FLUSH));
-        } finally {
-            e.end();
-        }
-    }
-
-    @Test
-    void inflaterHandsBackTheBytesAfterTheStreamWhateverTheChunking() throws DataFormatException {
-        Random r = new Random(SEED);
-        byte[] data = TestData.mixed(r, 200_000);
-        byte[] packed = jdkDeflate(data, 6);
-        byte[] withTail = Arrays.copyOf(packed, packed.length + 8);
-        for (int chunk : new int[] {1, 2, 7, 4096, 65_536, withTail.length}) {
-            InflateEngine e = InflateEngine.create();
-            try {
-                ByteArrayOutputStream out = new ByteArrayOutputStream();
-                byte[] buf = new byte[1 + r.nextInt(100_000)];
-                int pos = 0;
-                int len = 0;
-                while (!e.finished()) {
-                    if (e.needsInput()) {
-                        len = Math.min(chunk, withTail.length - pos);
-                        e.setInput(withTail, pos, len);
-                        pos += len;
-                    }
-                    out.write(buf, 0, e.inflate(buf, 0, buf.length));
-                }
-                assertArrayEquals(data, out.toByteArray(), "chunk " + chunk);
-                assertEquals(withTail.length - packed.length, pos - e.remaining() == packed.length
-                        ? 8 : -1, "unused bytes after the stream, chunk " + chunk);
-            } finally {
-                e.end();
-            }
-        }
-    }
-
     /**
-     * ISA-L decoders hand their native memory to a bounded pool when they end, and the next decoder takes it: at most
-     * MemoryPool.MAX stay idle however many were open, and a decoder on reused memory starts clean, even after one that
-     * ended mid-stream on corrupt data.
+     * The descriptions are derived from the policy: every engine the policy picks for a level is named for it, zlib
+     * takes what no usable native engine serves, and every engine the registry lists is either usable or says why.
      */
     @Test
-    void decoderMemoryIsPooledBoundedAndStartsClean() throws Exception {
-        assumeTrue(nativeInUse(), "ISA-L not in use in this run");
-        Class<?> isal = Class.forName("dev.sluice.gzip.IsalInflateEngine");
-        java.lang.reflect.Method pooled = isal.getDeclaredMethod("pooled");
-        pooled.setAccessible(true);
-        java.lang.reflect.Field maxField = Class.forName("dev.sluice.gzip.MemoryPool").getDeclaredField("MAX");
-        maxField.setAccessible(true);
-        int max = maxField.getInt(null);
-        java.util.List<InflateEngine> open = new java.util.ArrayList<>();
-        for (int i = 0; i < max + 5; i++) {
-            open.add(InflateEngine.create());
-        }
-        for (InflateEngine e : open) {
-            e.end();
-            e.end(); // twice: the memory goes back once
-        }
-        assertEquals(max, (int) pooled.invoke(null));
-        InflateEngine ended = open.get(0);
-        assertThrows(IllegalStateException.class, () -> ended.inflate(new byte[10], 0, 10));
-
-        Random r = new Random(SEED);
-        for (int round = 0; round < 50; round++) {
-            byte[] data = TestData.mixed(r, r.nextInt(600_000));
-            byte[] member = TestData.member(GzipHeader.minimal(), data, 1 + r.nextInt(9));
-            byte[] corrupt = member.clone();
-            corrupt[10 + r.nextInt(member.length - 18)] ^= (byte) (1 + r.nextInt(255));
-            // A stream that fails (or ends) part-way, its decoder ended with state left behind...
-            try (GzipInputStream g = new GzipInputStream(new ByteArrayInputStream(
-                    Arrays.copyOf(corrupt, 1 + r.nextInt(corrupt.length))))) {
-                g.readNBytes(r.nextInt(100_000));
-            } catch (IOException expected) {
-                // corrupt or truncated: the stream closes on the way out
+    void descriptionsNameWhatThePolicyPicksAtEveryLevel() {
+        String deflate = GzipEngines.deflateEngine();
+        String[] parts = deflate.split("; independent members: ");
+        assertEquals(2, parts.length, deflate);
+        for (int level = 0; level <= 12; level++) {
+            for (int use : new int[] {Engine.Use.STREAM, Engine.Use.MEMBERS}) {
+                if (level > 9 && use == Engine.Use.STREAM) {
+                    continue;
+                }
+                Engine e = GzipEngines.choose(use, level, Deflater.DEFAULT_STRATEGY, false);
+                if (e == null) {
+                    assertTrue(level > 9, "zlib serves every level to 9");
+                    assertThrows(IllegalArgumentException.class, () -> GzipEngines.choose(Engine.Use.MEMBERS, 10,
+                            Deflater.DEFAULT_STRATEGY, true));
+                    continue;
+                }
+                assertTrue(e.serves(use, level, Deflater.DEFAULT_STRATEGY), e + " at level " + level);
+                assertTrue(parts[use == Engine.Use.STREAM ? 0 : 1].contains(e.label()), deflate);
+                if (e.isNative()) {
+                    assertEquals(null, e.problem());
+                }
             }
-            // ...and the next stream, on the same memory, decodes exactly.
-            try (GzipInputStream g = new GzipInputStream(new ByteArrayInputStream(member))) {
-                assertArrayEquals(data, g.readAllBytes(), "seed " + SEED + " round " + round);
-            }
+            // A strategy other than the default is zlib's alone.
+            assertEquals(Engine.ZLIB_DEFLATE, GzipEngines.choose(Engine.Use.STREAM, Math.min(level, 9),
+                    Deflater.FILTERED, false));
         }
-        assertTrue((int) pooled.invoke(null) <= max);
+        Engine inflater = GzipEngines.choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, false);
+        assertTrue(GzipEngines.inflateEngine().startsWith(inflater.label()), GzipEngines.inflateEngine());
+        for (Engine e : Engine.values()) {
+            String problem = e.problem();
+            assertTrue(problem == null || !problem.isEmpty(), e.toString());
+            assertEquals(!e.isNative(), e.library() == null, e.toString());
+        }
+        assertThrows(IllegalArgumentException.class, () -> Engine.ZLIB_DEFLATE.inflater());
+        assertThrows(IllegalArgumentException.class, () -> Engine.ZLIB_INFLATE.deflater(6, 0));
     }
 
     /**
@@ -316,38 +188,4 @@ class NativeEnginesTest {
         }
     }
 
-    private static byte[] jdkInflate(byte[] packed, byte[] dictSource, int dictLen) throws DataFormatException {
-        Inflater inf = new Inflater(true);
-        try {
-            if (dictLen > 0) {
-                inf.setDictionary(dictSource, 0, dictLen);
-            }
-            inf.setInput(packed);
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buf = new byte[65_536];
-            while (!inf.finished()) {
-                int n = inf.inflate(buf);
-                if (n == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
-                    throw new DataFormatException("truncated deflate stream");
-                }
-                out.write(buf, 0, n);
-            }
-            return out.toByteArray();
-        } finally {
-            inf.end();
-        }
-    }
-
-    private static byte[] jdkDeflate(byte[] data, int level) {
-        Deflater d = new Deflater(level, true);
-        d.setInput(data);
-        d.finish();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] buf = new byte[65_536];
-        while (!d.finished()) {
-            out.write(buf, 0, d.deflate(buf));
-        }
-        d.end();
-        return out.toByteArray();
-    }
 }

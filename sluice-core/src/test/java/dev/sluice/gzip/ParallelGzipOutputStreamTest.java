@@ -211,7 +211,7 @@ class ParallelGzipOutputStreamTest {
         @Override
         public DeflateEngine apply(int unused) {
             made.incrementAndGet();
-            DeflateEngine real = DeflateEngine.create(level, strategy);
+            DeflateEngine real = GzipEngines.streamDeflater(level, strategy);
             return new DeflateEngine() {
                 boolean done;
 
