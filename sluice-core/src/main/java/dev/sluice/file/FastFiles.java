@@ -6,7 +6,7 @@ import dev.sluice.io.FastBufferedOutputStream;
 import dev.sluice.io.Streams;
 import dev.sluice.text.FastReader;
 import dev.sluice.text.FastWriter;
-import dev.sluice.text.TextFiles;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import java.util.zip.Checksum;
@@ -32,6 +33,10 @@ import java.util.zip.Checksum;
  *
  * <p>The buffered streams are {@link FastBufferedInputStream} and {@link FastBufferedOutputStream}: single-threaded,
  * and closing them closes the file. Copying one into the other with {@code transferTo} happens inside the kernel.
+ *
+ * <p>Text: {@code newReader}, {@code newWriter}, {@code lines} and {@code forEachLine} open {@link FastReader} and
+ * {@link FastWriter} on a file; this class is their one front door for paths (dev.sluice.text knows streams and
+ * channels, not files).
  *
  * <p>Whole-file operations: {@code copy} (inside the kernel, through a temporary file renamed into place, so a
  * failed copy never leaves a partial target), {@code mismatch} and {@code contentEquals} (large direct buffers and
@@ -210,34 +215,65 @@ public final class FastFiles {
     }
 
     /**
-     * Opens {@code path} for reading text in {@code charset}: a {@link FastReader} (buffered, not thread-safe,
-     * closes the file when closed; malformed input becomes U+FFFD). The same as {@link TextFiles#newReader}.
+     * Opens {@code path} for reading text in {@code charset}: a {@link FastReader} (buffered, not thread-safe, closes
+     * the file when closed). Its buffer is {@link FastReader#DEFAULT_BUFFER_SIZE}, or the file's size for a smaller
+     * file. Malformed input becomes U+FFFD, as {@link java.io.InputStreamReader} replaces it
+     * ({@link java.nio.file.Files#newBufferedReader} throws instead: for that, use {@link FastReader#builder} with
+     * {@link FastReader.Builder#strict()} on a stream of your own). A byte order mark is kept.
      *
-     * @throws IOException if the file cannot be opened
+     * @throws IOException if the file cannot be opened; nothing is left open then
      */
     public static FastReader newReader(Path path, Charset charset) throws IOException {
-        return TextFiles.newReader(path, charset);
+        Checks.notNull(charset, "charset");
+        // The file stream reads ahead (one system call per 256 KiB into a pooled direct buffer), so the reader's
+        // own refills cost a copy each, not a system call each.
+        InputStream in = newUnbufferedInputStream(path);
+        try {
+            long size = in.available(); // the file's size: nothing is read yet
+            int buffer = (int) Math.min(FastReader.DEFAULT_BUFFER_SIZE, Math.max(16, size + 1));
+            return FastReader.builder(charset).bufferSize(buffer).build(in);
+        } catch (Throwable t) {
+            closeAfterFailure(in, t);
+            throw t;
+        }
     }
 
     /**
      * Opens or creates {@code path} for writing text in {@code charset}: a {@link FastWriter} (buffered, not
-     * thread-safe, flushes and closes the file when closed). Options as {@link java.nio.file.Files#newBufferedWriter};
-     * the same as {@link TextFiles#newWriter}.
+     * thread-safe, flushes and closes the file when closed). Options as {@link java.nio.file.Files#newBufferedWriter}:
+     * with none, {@code CREATE}, {@code TRUNCATE_EXISTING} and {@code WRITE}. Unencodable chars become {@code '?'}.
      *
+     * @throws IllegalArgumentException if {@code options} contains {@code READ}
      * @throws IOException if the file cannot be opened or created
      */
     public static FastWriter newWriter(Path path, Charset charset, OpenOption... options) throws IOException {
-        return TextFiles.newWriter(path, charset, options);
+        Checks.notNull(charset, "charset");
+        return FastWriter.of(openForWriting(path, options), charset);
     }
 
     /**
      * The lines of {@code path}, read lazily, with {@link java.io.BufferedReader#readLine()}'s rules; close the stream
-     * to close the file. The same as {@link TextFiles#lines}.
+     * to close the file. Read errors are thrown as {@link java.io.UncheckedIOException}.
      *
      * @throws IOException if the file cannot be opened
      */
     public static Stream<String> lines(Path path, Charset charset) throws IOException {
-        return TextFiles.lines(path, charset);
+        return newReader(path, charset).lines();
+    }
+
+    /**
+     * Hands every line of {@code path} to {@code action} as a reused {@link CharSequence} (see
+     * {@link FastReader#forEachLine}), then closes the file.
+     *
+     * @return the number of lines
+     * @throws IOException if the file cannot be opened or read
+     */
+    public static long forEachLine(Path path, Charset charset, Consumer<? super CharSequence> action)
+            throws IOException {
+        Checks.notNull(action, "action");
+        try (FastReader r = newReader(path, charset)) {
+            return r.forEachLine(action);
+        }
     }
 
     private static final Set<OpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
@@ -283,9 +319,9 @@ public final class FastFiles {
         return FileChannel.open(path, opts);
     }
 
-    private static void closeAfterFailure(FileChannel ch, Throwable failure) {
+    private static void closeAfterFailure(Closeable c, Throwable failure) {
         try {
-            ch.close();
+            c.close();
         } catch (Throwable t) {
             failure.addSuppressed(t);
         }

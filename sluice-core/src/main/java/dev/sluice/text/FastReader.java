@@ -59,7 +59,7 @@ public final class FastReader extends Reader {
     /**
      * The default size of the byte buffer (and of the first char buffer that lines use), overridable with
      * {@code -Dsluice.text.bufferSize}. 8 KiB, the JDK readers' size, so that TextReadBench compares decoders rather
-     * than buffer sizes; no sweep has tuned it yet. {@link TextFiles} uses less for smaller files.
+     * than buffer sizes; no sweep has tuned it yet. {@code FastFiles.newReader} uses less for smaller files.
      */
     public static final int DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.text.bufferSize", 8192);
 

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** FastFiles' text entry points are TextFiles' under the name the issue gives them. */
+/** FastFiles' text entry points: round trips, APPEND, lines, and a missing file. */
 class FastFilesTextTest {
 
     @Test

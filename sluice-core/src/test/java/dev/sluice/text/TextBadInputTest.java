@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.file.FastFiles;
 import dev.sluice.testing.HostileInputStream;
+import dev.sluice.file.FastFiles;
 import dev.sluice.testing.HostileInputStream.Mode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -26,7 +28,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The style guide's bad-input table for FastReader and TextFiles, and TextFiles' round trips. */
+/** The style guide's bad-input table for FastReader and FastFiles' text entry points, and their round trips. */
 class TextBadInputTest {
 
     @Test
@@ -36,9 +38,9 @@ class TextBadInputTest {
         assertThrows(NullPointerException.class, () -> FastReader.of((ReadableByteChannel) null, UTF_8));
         e = assertThrows(NullPointerException.class, () -> FastReader.builder(null));
         assertEquals("charset == null", e.getMessage());
-        assertThrows(NullPointerException.class, () -> TextFiles.newReader(null, UTF_8));
-        assertThrows(NullPointerException.class, () -> TextFiles.newReader(Path.of("x"), null));
-        assertThrows(NullPointerException.class, () -> TextFiles.newWriter(Path.of("x"), UTF_8, (StandardOpenOption) null));
+        assertThrows(NullPointerException.class, () -> FastFiles.newReader(null, UTF_8));
+        assertThrows(NullPointerException.class, () -> FastFiles.newReader(Path.of("x"), null));
+        assertThrows(NullPointerException.class, () -> FastFiles.newWriter(Path.of("x"), UTF_8, (StandardOpenOption) null));
     }
 
     @Test
@@ -101,30 +103,30 @@ class TextBadInputTest {
     void textFilesRoundTripAndMatchTheJdk(@TempDir Path dir) throws IOException {
         String text = TextSamples.randomText(new java.util.Random(7), 20000, false);
         Path p = dir.resolve("t.txt");
-        try (FastWriter w = TextFiles.newWriter(p, UTF_8)) {
+        try (FastWriter w = FastFiles.newWriter(p, UTF_8)) {
             w.write(text);
         }
         assertEquals(text, Files.readString(p));
-        try (FastReader r = TextFiles.newReader(p, UTF_8)) {
+        try (FastReader r = FastFiles.newReader(p, UTF_8)) {
             assertEquals(text, TextSamples.readAll(r, 1000));
         }
         List<String> expected = Files.readAllLines(p);
-        try (Stream<String> lines = TextFiles.lines(p, UTF_8)) {
+        try (Stream<String> lines = FastFiles.lines(p, UTF_8)) {
             assertEquals(expected, lines.collect(Collectors.toList()));
         }
         List<String> got = new ArrayList<>();
-        assertEquals(expected.size(), TextFiles.forEachLine(p, UTF_8, l -> got.add(l.toString())));
+        assertEquals(expected.size(), FastFiles.forEachLine(p, UTF_8, l -> got.add(l.toString())));
         assertEquals(expected, got);
         // Appending, and a small file read with a buffer sized to it.
-        try (FastWriter w = TextFiles.newWriter(p, StandardCharsets.ISO_8859_1, StandardOpenOption.APPEND)) {
+        try (FastWriter w = FastFiles.newWriter(p, StandardCharsets.ISO_8859_1, StandardOpenOption.APPEND)) {
             w.write("\u00e9!");
         }
         try (Reader jdk = new InputStreamReader(Files.newInputStream(p), UTF_8);
-             FastReader r = TextFiles.newReader(p, UTF_8)) {
+             FastReader r = FastFiles.newReader(p, UTF_8)) {
             assertEquals(TextSamples.readAll(jdk, 100), TextSamples.readAll(r, 100));
         }
         Path small = Files.writeString(dir.resolve("small"), "hi\n");
-        try (FastReader r = TextFiles.newReader(small, UTF_8)) {
+        try (FastReader r = FastFiles.newReader(small, UTF_8)) {
             assertEquals("hi", r.readLine());
             assertEquals(null, r.readLine());
         }
@@ -132,13 +134,13 @@ class TextBadInputTest {
 
     @Test
     void textFilesBadPathsAndOptions(@TempDir Path dir) {
-        assertThrows(NoSuchFileException.class, () -> TextFiles.newReader(dir.resolve("missing"), UTF_8));
-        assertThrows(NoSuchFileException.class, () -> TextFiles.lines(dir.resolve("missing"), UTF_8));
+        assertThrows(NoSuchFileException.class, () -> FastFiles.newReader(dir.resolve("missing"), UTF_8));
+        assertThrows(NoSuchFileException.class, () -> FastFiles.lines(dir.resolve("missing"), UTF_8));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> TextFiles.newWriter(dir.resolve("w"), UTF_8, StandardOpenOption.READ));
+                () -> FastFiles.newWriter(dir.resolve("w"), UTF_8, StandardOpenOption.READ));
         assertEquals("READ not allowed", e.getMessage());
         assertThrows(IOException.class, () -> {
-            try (FastReader r = TextFiles.newReader(dir, UTF_8)) {
+            try (FastReader r = FastFiles.newReader(dir, UTF_8)) {
                 r.read();
             }
         });

@@ -3,7 +3,7 @@ package dev.sluice.bench.text;
 import dev.sluice.bench.CpuClock;
 import dev.sluice.bench.CpuTime;
 import dev.sluice.text.FastReader;
-import dev.sluice.text.TextFiles;
+import dev.sluice.file.FastFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,7 +74,7 @@ public class LineBench {
     @Benchmark
     public long sluiceReadLine(CpuTime cpu) throws IOException {
         CpuClock.start(cpu);
-        try (FastReader r = TextFiles.newReader(file, StandardCharsets.UTF_8)) {
+        try (FastReader r = FastFiles.newReader(file, StandardCharsets.UTF_8)) {
             return CpuClock.stop(cpu, sumLines(r::readLine));
         }
     }
@@ -83,7 +83,7 @@ public class LineBench {
     public long sluiceForEachLine(CpuTime cpu) throws IOException {
         CpuClock.start(cpu);
         long[] sum = {0};
-        TextFiles.forEachLine(file, StandardCharsets.UTF_8, line -> sum[0] += fold(line));
+        FastFiles.forEachLine(file, StandardCharsets.UTF_8, line -> sum[0] += fold(line));
         return CpuClock.stop(cpu, sum[0]);
     }
 }

@@ -2,7 +2,7 @@ package dev.sluice.bench.text;
 
 import dev.sluice.bench.CpuClock;
 import dev.sluice.bench.CpuTime;
-import dev.sluice.text.TextFiles;
+import dev.sluice.file.FastFiles;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -86,6 +86,6 @@ public class SmallFileReaderBench {
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
         CpuClock.start(cpu);
-        return CpuClock.stop(cpu, drain(TextFiles.newReader(file, cs)));
+        return CpuClock.stop(cpu, drain(FastFiles.newReader(file, cs)));
     }
 }

@@ -2,7 +2,7 @@ package dev.sluice.bench.text;
 
 import dev.sluice.bench.CpuClock;
 import dev.sluice.bench.CpuTime;
-import dev.sluice.text.TextFiles;
+import dev.sluice.file.FastFiles;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -57,7 +57,7 @@ public class TextReadBench {
     @Benchmark
     public long sluice(CpuTime cpu) throws IOException {
         CpuClock.start(cpu);
-        return CpuClock.stop(cpu, drain(TextFiles.newReader(file, UTF8)));
+        return CpuClock.stop(cpu, drain(FastFiles.newReader(file, UTF8)));
     }
 
     @Benchmark
