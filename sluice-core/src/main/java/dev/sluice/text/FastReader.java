@@ -7,11 +7,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.CharBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.Charset;
@@ -32,8 +28,8 @@ import java.util.stream.StreamSupport;
  * the equivalent of {@code new BufferedReader(new InputStreamReader(in, charset))} in one object, without the
  * locks and the intermediate buffers.
  *
- * <p><b>Charsets.</b> UTF-8, ISO-8859-1 and US-ASCII are decoded by hand (ASCII runs eight bytes at a time, 2-, 3-
- * and 4-byte UTF-8 sequences in one loop). Any other charset is decoded by the JDK's {@link CharsetDecoder} through
+ * <p><b>Charsets.</b> UTF-8, ISO-8859-1 and US-ASCII are decoded by hand (TextDecoder: ASCII runs eight bytes at a
+ * time, runs of 2- and 3-byte UTF-8 chars each in a loop of their own). Any other charset is decoded by the JDK's {@link CharsetDecoder} through
  * an {@link InputStreamReader} inside, so it behaves exactly as the JDK does and is not faster than it.
  *
  * <p><b>Bad input.</b> By default each malformed sequence becomes one U+FFFD, exactly as {@code InputStreamReader}
@@ -65,44 +61,10 @@ public final class FastReader extends Reader {
 
     private static final int MIN_BUFFER_SIZE = 16;
 
-    /** Result of {@link #utf8Slow} when the sequence at {@code bp} continues past {@code bl}. */
-    private static final int NEED_MORE = -1;
-    /** Result of {@link #utf8Slow} in strict mode when chars were produced before a malformed sequence. */
-    private static final int STOP = -2;
-
+    /** Where the current line is ({@link #lineMode}): in chars; in bytes, one char per byte; in bytes, to decode. */
     private static final int LINE_CHARS = 0;
     private static final int LINE_BYTES_LATIN = 1;
     private static final int LINE_BYTES = 2;
-    private static final long NL = 0x0A0A0A0A0A0A0A0AL;
-    private static final long CR = 0x0D0D0D0D0D0D0D0DL;
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    /** Subtracted from a word in {@link #scanLine}: the borrow marks the bytes below 0x0E (CR, LF and a few more). */
-    private static final long BYTES_0E = 0x0E0E0E0E0E0E0E0EL;
-    private static final char REPLACEMENT = '\uFFFD';
-    /**
-     * ASCII runs at least this long are widened by the JDK's ISO-8859-1 decoder, whose inner loop is a HotSpot
-     * intrinsic (vectorised), rather than by a Java loop that C2 does not vectorise on JDK 17; an ad-hoc comparison
-     * on the Java-source corpus made the intrinsic 1.5-3x faster on long runs. Shorter runs do not repay wrapping the
-     * arrays (two small objects and a call); 64 is a judgement, not a sweep. TextReadBench measures the whole path.
-     */
-    private static final int INFLATE_THRESHOLD = 64;
-    /**
-     * When 64 ASCII bytes come in a row, the next {@code JDK_WINDOW} bytes go to the JDK's own UTF-8 decoder (see
-     * {@link #utf8}): on the Java-source corpus its ASCII intrinsic took 14 ms of CPU where scanning and widening
-     * separately took 21 (JDK 17, ad hoc, 90 MB). Japanese text rarely has 64 ASCII bytes in a row and stays on the
-     * hand loop, which is faster on multi-byte text.
-     */
-    private static final int JDK_WINDOW = 1024;
-    private static final int JDK_WINDOW_MIN = 64;
-    /**
-     * {@link #utf8} widens eight bytes at once at a short ASCII run only when this many bytes are left to decode (and
-     * not in strict mode, which may stop early): a char takes at most three bytes, so the bytes after the run decode
-     * to more than the seven chars the wide write may have put past it, and overwrite them before the call returns.
-     * The caller's array never keeps a char past the count returned (tested: TextSamples.readAll).
-     */
-    private static final int WIDE_SLACK = 32;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final int kind;
     private final int bufferSize;
@@ -119,18 +81,13 @@ public final class FastReader extends Reader {
 
     /** Bytes not yet decoded are bytes[bp, bl); 0 <= bp <= bl <= bytes.length. */
     private byte[] bytes;
-    /** Widens long ASCII and Latin-1 runs; stateless for ISO-8859-1, so one per reader. */
-    private final CharsetDecoder inflater = StandardCharsets.ISO_8859_1.newDecoder();
-    /** The JDK's UTF-8 decoder, for long ASCII runs; it replaces malformed input just as this class does. */
-    private final CharsetDecoder jdkUtf8 = StandardCharsets.UTF_8.newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
+    /** Turns bytes into chars (null for Kind.OTHER); holds a surrogate pair's pending low half. */
+    private final TextDecoder decoder;
     private int bp;
     private int bl;
     private boolean eof;
     /** The input offset of bytes[0], for the offsets strict mode reports. */
     private long bytesBefore;
-    /** The low half of a surrogate pair whose high half filled the caller's array, or 0. */
-    private char pendingLow;
 
     /** Decoded chars not yet returned are chars[cp, cl); used by lines and by reads after a line. */
     private char[] chars;
@@ -144,8 +101,6 @@ public final class FastReader extends Reader {
     /** Where the current line is: 0 in chars; LINE_BYTES_LATIN in bytes, one char per byte; LINE_BYTES in bytes. */
     private int lineMode;
     private LineView view;
-    /** Set by {@link #scanLine}: the OR of the bytes it passed. */
-    private long scanOr;
     /** Chars of the current line when it had to be decoded for {@link #forEachLine}. */
     private char[] scratch;
 
@@ -156,6 +111,7 @@ public final class FastReader extends Reader {
         this.bufferSize = b.bufferSize;
         kind = Kind.of(cs);
         this.bomPending = b.skipBom && kind == Kind.UTF8;
+        decoder = kind == Kind.OTHER ? null : new TextDecoder(kind, strict);
         if (kind == Kind.OTHER) {
             CodingErrorAction action = strict ? CodingErrorAction.REPORT : CodingErrorAction.REPLACE;
             CharsetDecoder dec = cs.newDecoder().onMalformedInput(action).onUnmappableCharacter(action);
@@ -312,7 +268,7 @@ public final class FastReader extends Reader {
     @Override
     public boolean ready() throws IOException {
         ensureOpen();
-        if (cp < cl || bp < bl || pendingLow != 0) {
+        if (cp < cl || bp < bl || decoder != null && decoder.pendingLow != 0) {
             return true;
         }
         if (delegate != null) {
@@ -403,11 +359,12 @@ public final class FastReader extends Reader {
      */
     private long linesInBuffer(LineView v, Consumer<? super CharSequence> action) throws IOException {
         long count = 0;
-        while (!closed && cp == cl && pendingLow == 0 && kind != Kind.OTHER && !strict && !skipLF && !bomPending) {
+        while (!closed && cp == cl && kind != Kind.OTHER && decoder.pendingLow == 0 && !strict && !skipLF && !bomPending) {
             byte[] b = bytes;
             int end = bl;
             int start = bp;
-            int i = scanLine(b, start, end);
+            long scan = LineScanner.scan(b, start, end);
+            int i = (int) scan;
             int next;
             if (i + 1 < end) {
                 next = b[i] == '\n' || b[i + 1] != '\n' ? i + 1 : i + 2;
@@ -417,7 +374,7 @@ public final class FastReader extends Reader {
                 return count; // no terminator before bl, or a CR whose LF may follow after a refill
             }
             bp = next;
-            if ((scanOr & HIGH_BITS) == 0 || kind == Kind.LATIN1) {
+            if ((scan & LineScanner.NOT_ASCII) == 0 || kind == Kind.LATIN1) {
                 v.set(b, start, i - start);
             } else {
                 int n = decodeLine(start, i); // may replace scratch: read it afterwards
@@ -435,23 +392,17 @@ public final class FastReader extends Reader {
         if (d == null || d.length < end - start) {
             d = scratch = new char[Math.max(end - start, bufferSize)];
         }
-        int saveBp = bp;
-        int saveBl = bl;
-        bp = start;
-        bl = end;
+        int sp = start;
         int dp = 0;
-        try {
-            while (bp < end) {
-                dp = kind == Kind.UTF8 ? utf8(d, dp, d.length, 0) : ascii(d, dp, d.length, 0);
-                if (bp < end) {
-                    // A sequence cut short by the line end: the JDK replaces the whole of it, as at the end of input.
-                    d[dp++] = REPLACEMENT;
-                    bp = end;
-                }
+        while (sp < end) {
+            long r = decoder.decode(bytes, sp, end, d, dp, d.length);
+            sp = TextDecoder.bytePos(r);
+            dp = TextDecoder.charPos(r);
+            if (sp < end) {
+                // A sequence cut short by the line end: the JDK replaces the whole of it, as at the end of input.
+                d[dp++] = TextDecoder.REPLACEMENT;
+                sp = end;
             }
-        } finally {
-            bp = saveBp;
-            bl = saveBl;
         }
         return dp;
     }
@@ -505,7 +456,7 @@ public final class FastReader extends Reader {
      */
     private boolean nextLine() throws IOException {
         ensureOpen();
-        if (cp == cl && pendingLow == 0 && kind != Kind.OTHER && !strict) {
+        if (cp == cl && kind != Kind.OTHER && decoder.pendingLow == 0 && !strict) {
             return nextLineInBytes();
         }
         lineMode = LINE_CHARS;
@@ -578,8 +529,9 @@ public final class FastReader extends Reader {
         for (;;) {
             byte[] b = bytes;
             int end = bl;
-            int i = scanLine(b, scan, end);
-            if ((scanOr & HIGH_BITS) != 0) {
+            long found = LineScanner.scan(b, scan, end);
+            int i = (int) found;
+            if ((found & LineScanner.NOT_ASCII) != 0) {
                 ascii = false;
             }
             if (i < end) {
@@ -613,45 +565,6 @@ public final class FastReader extends Reader {
             fillBytes();
             scan = bp + scanned;
         }
-    }
-
-    /**
-     * Returns the index of the first CR or LF in b[from, end), or end; leaves in {@link #scanOr} the OR of the bytes
-     * before it (high bit set: the line is not ASCII). Eight bytes at a time: a cheap test (a borrow sets a byte's
-     * high bit when it is below 0x0E, with false positives only above a true one) finds words that may hold CR or LF
-     * (or a tab or other control); only those get the exact test.
-     */
-    private int scanLine(byte[] b, int from, int end) {
-        int i = from;
-        long seen = 0;
-        while (i + 8 <= end) {
-            long w = (long) LONGS.get(b, i);
-            if (((w - BYTES_0E) & ~w & HIGH_BITS) != 0) {
-                long hit = zeroBytes(w ^ NL) | zeroBytes(w ^ CR);
-                if (hit != 0) {
-                    int k = Long.numberOfTrailingZeros(hit) >>> 3; // little-endian: the first such byte
-                    scanOr = seen | w & ~(-1L << (8 * k)); // k < 8: the bytes before the terminator
-                    return i + k;
-                }
-            }
-            seen |= w;
-            i += 8;
-        }
-        while (i < end) {
-            byte c = b[i];
-            if (c == '\n' || c == '\r') {
-                break;
-            }
-            seen |= c;
-            i++;
-        }
-        scanOr = seen;
-        return i;
-    }
-
-    /** The high bit of every byte of x that is zero, exactly (no false positives from borrows). */
-    private static long zeroBytes(long x) {
-        return ~(((x & LOW7) + LOW7) | x) & HIGH_BITS;
     }
 
     private void growBytes() {
@@ -702,9 +615,10 @@ public final class FastReader extends Reader {
         }
         int dp = off;
         int dl = off + len;
-        if (pendingLow != 0) {
-            dst[dp++] = pendingLow;
-            pendingLow = 0;
+        TextDecoder dec = decoder;
+        if (dec.pendingLow != 0) {
+            dst[dp++] = dec.pendingLow;
+            dec.pendingLow = 0;
             if (dp == dl) {
                 return 1;
             }
@@ -714,10 +628,11 @@ public final class FastReader extends Reader {
                 continue;
             }
             if (bp < bl) {
-                switch (kind) {
-                    case Kind.UTF8 -> dp = utf8(dst, dp, dl, off);
-                    case Kind.LATIN1 -> dp = latin1(dst, dp, dl);
-                    default -> dp = ascii(dst, dp, dl, off);
+                long r = dec.decode(bytes, bp, bl, dst, dp, dl);
+                bp = TextDecoder.bytePos(r);
+                dp = TextDecoder.charPos(r);
+                if (dec.malformed > 0 && dp == off) {
+                    throw malformed(dec.malformed); // strict mode; chars before it are returned first
                 }
             }
             if (dp > off) {
@@ -733,7 +648,7 @@ public final class FastReader extends Reader {
                     throw malformed(bl - bp);
                 }
                 bp = bl;
-                dst[dp++] = REPLACEMENT;
+                dst[dp++] = TextDecoder.REPLACEMENT;
                 return 1;
             }
             fillBytes();
@@ -785,297 +700,6 @@ public final class FastReader extends Reader {
 
     private MalformedTextException malformed(int length) {
         return new MalformedTextException(length, bytesBefore + bp, charsetName);
-    }
-
-    /** True when b[i, i + 64) is all ASCII. */
-    private static boolean isAscii64(byte[] b, int i) {
-        long or = 0;
-        for (int k = 0; k < 64; k += 8) {
-            or |= (long) LONGS.get(b, i + k);
-        }
-        return (or & HIGH_BITS) == 0;
-    }
-
-    /** The length of the ASCII run at b[from, to). Reads eight bytes at a time: a long with no high bit set. */
-    private static int asciiRun(byte[] b, int from, int to) {
-        int i = from;
-        while (i + 8 <= to) {
-            long high = (long) LONGS.get(b, i) & HIGH_BITS;
-            if (high != 0) {
-                // Little-endian: the lowest set bit marks the first non-ASCII byte. No byte-by-byte tail.
-                return i + (Long.numberOfTrailingZeros(high) >>> 3) - from;
-            }
-            i += 8;
-        }
-        while (i < to && b[i] >= 0) {
-            i++;
-        }
-        return i - from;
-    }
-
-    private int latin1(char[] dst, int dp, int dl) {
-        int n = Math.min(bl - bp, dl - dp);
-        inflate(bytes, bp, dst, dp, n);
-        bp += n;
-        return dp + n;
-    }
-
-    /** Widens b[sp, sp + n) (ISO-8859-1, so also ASCII) into d[dp, dp + n). */
-    private void inflate(byte[] b, int sp, char[] d, int dp, int n) {
-        if (n >= INFLATE_THRESHOLD) {
-            inflater.decode(ByteBuffer.wrap(b, sp, n), CharBuffer.wrap(d, dp, n), false);
-        } else {
-            for (int i = 0; i < n; i++) {
-                d[dp + i] = (char) (b[sp + i] & 0xFF);
-            }
-        }
-    }
-
-    private int ascii(char[] dst, int dp, int dl, int off) throws IOException {
-        byte[] b = bytes;
-        int sp = bp;
-        int sl = bl;
-        while (sp < sl && dp < dl) {
-            int run = asciiRun(b, sp, sp + Math.min(sl - sp, dl - dp));
-            inflate(b, sp, dst, dp, run);
-            sp += run;
-            dp += run;
-            if (sp < sl && dp < dl) {
-                if (strict) {
-                    bp = sp;
-                    if (dp > off) {
-                        return dp;
-                    }
-                    throw malformed(1);
-                }
-                dst[dp++] = REPLACEMENT;
-                sp++;
-            }
-        }
-        bp = sp;
-        return dp;
-    }
-
-    /**
-     * Decodes complete sequences from bytes[bp, bl) into dst[dp, dl); returns the new dp. Stops when dst is full, the
-     * bytes are used up or end inside a sequence, or (strict mode) at malformed input after producing chars.
-     */
-    private int utf8(char[] dst, int dp, int dl, int off) throws IOException {
-        final byte[] b = bytes;
-        final int sl = bl;
-        int sp = bp;
-        // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) is decoded
-        // eight bytes at a time while at least WIDE_SLACK bytes are left: one load answers both "a short ASCII run
-        // starts here" and "two 3-byte chars start here", with no loop whose exit is a coin toss.
-        final int wideEnd = strict ? -1 : sl - WIDE_SLACK;
-        final int wideDstEnd = dl - 8;
-        while (sp < sl && dp < dl) {
-            if (sp <= wideEnd && dp <= wideDstEnd) {
-                long w = (long) LONGS.get(b, sp);
-                long high = w & HIGH_BITS;
-                if ((w & 0x80) == 0 && high != 0) {
-                    // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past it
-                    // are overwritten before this call returns, as WIDE_SLACK explains.
-                    dst[dp] = (char) (w & 0x7F);
-                    dst[dp + 1] = (char) ((w >>> 8) & 0xFF);
-                    dst[dp + 2] = (char) ((w >>> 16) & 0xFF);
-                    dst[dp + 3] = (char) ((w >>> 24) & 0xFF);
-                    dst[dp + 4] = (char) ((w >>> 32) & 0xFF);
-                    dst[dp + 5] = (char) ((w >>> 40) & 0xFF);
-                    dst[dp + 6] = (char) ((w >>> 48) & 0xFF);
-                    dst[dp + 7] = (char) (w >>> 56);
-                    int run = Long.numberOfTrailingZeros(high) >>> 3;
-                    sp += run;
-                    dp += run;
-                    continue;
-                }
-                if ((w & 0xC0C0F0C0C0F0L) == 0x8080E08080E0L) {
-                    // Two 3-byte sequences (1110xxxx 10xxxxxx 10xxxxxx twice).
-                    int c1 = (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
-                    int c2 = (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
-                    // Overlong (below U+0800) or a surrogate: the top five bits are 00000 or 11011.
-                    int t1 = c1 & 0xF800;
-                    int t2 = c2 & 0xF800;
-                    if (!(t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800)) {
-                        dst[dp] = (char) c1;
-                        dst[dp + 1] = (char) c2;
-                        dp += 2;
-                        sp += 6;
-                        continue;
-                    }
-                }
-            }
-            int b1 = b[sp];
-            if (b1 >= 0) {
-                int limit = Math.min(sl - sp, dl - dp);
-                if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
-                    // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one
-                    // vectorised pass (an intrinsic we cannot call); it replaces malformed input exactly as we do.
-                    // Its loop after the first non-ASCII char is slower than ours, hence the bounded window.
-                    ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, JDK_WINDOW));
-                    CharBuffer out = CharBuffer.wrap(dst, dp, dl - dp);
-                    jdkUtf8.decode(in, out, false);
-                    sp = in.position();
-                    dp = out.position();
-                } else if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
-                    // A long run (source code, markup): find its end eight bytes at a time, widen in bulk.
-                    int run = asciiRun(b, sp, sp + limit);
-                    inflate(b, sp, dst, dp, run);
-                    sp += run;
-                    dp += run;
-                } else {
-                    // A short run between non-ASCII chars, or near the end of the bytes or of dst: char by char.
-                    int end = sp + limit;
-                    do {
-                        dst[dp++] = (char) b[sp++];
-                    } while (sp < end && b[sp] >= 0);
-                }
-                continue;
-            }
-            // The common well-formed cases inline; everything else (and every boundary) in utf8Slow.
-            if ((b1 >> 4) == -2) { // 1110xxxx: 3 bytes, U+0800..U+FFFF but not surrogates
-                if (sp + 2 < sl) {
-                    int b2 = b[sp + 1];
-                    int b3 = b[sp + 2];
-                    int c = ((b1 & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F);
-                    if (((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80) == 0 && c >= 0x800 && (c < 0xD800 || c > 0xDFFF)) {
-                        dst[dp++] = (char) c;
-                        sp += 3;
-                        continue;
-                    }
-                }
-            } else if ((b1 >> 5) == -2) { // 110xxxxx: 2 bytes, U+0080..U+07FF
-                if (sp + 1 < sl) {
-                    int b2 = b[sp + 1];
-                    if ((b2 & 0xC0) == 0x80 && (b1 & 0x1E) != 0) {
-                        dst[dp++] = (char) (((b1 & 0x1F) << 6) | (b2 & 0x3F));
-                        sp += 2;
-                        continue;
-                    }
-                }
-            } else if ((b1 >> 3) == -2) { // 11110xxx: 4 bytes, U+10000..U+10FFFF as a surrogate pair
-                if (sp + 3 < sl && dp + 1 < dl) {
-                    int b2 = b[sp + 1];
-                    int b3 = b[sp + 2];
-                    int b4 = b[sp + 3];
-                    int cp = ((b1 & 0x07) << 18) | ((b2 & 0x3F) << 12) | ((b3 & 0x3F) << 6) | (b4 & 0x3F);
-                    if (((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80 | (b4 & 0xC0) ^ 0x80) == 0
-                            && cp >= 0x10000 && cp <= 0x10FFFF) {
-                        dst[dp++] = Character.highSurrogate(cp);
-                        dst[dp++] = Character.lowSurrogate(cp);
-                        sp += 4;
-                        continue;
-                    }
-                }
-            }
-            bp = sp;
-            int r = utf8Slow(dst, dp, dl, off);
-            if (r < 0) {
-                return dp;
-            }
-            dp = r;
-            sp = bp;
-        }
-        bp = sp;
-        return dp;
-    }
-
-    /**
-     * One non-ASCII sequence at bytes[bp], with all of the JDK decoder's rules (sun.nio.cs.UTF_8: which prefix of a
-     * bad sequence is replaced by one U+FFFD). Returns the new dp and advances bp; or {@link #NEED_MORE} when the
-     * sequence is well-formed so far but continues past bl; or {@link #STOP} in strict mode when chars were already
-     * produced before this malformed sequence (it throws when none were).
-     */
-    private int utf8Slow(char[] dst, int dp, int dl, int off) throws IOException {
-        byte[] b = bytes;
-        int sp = bp;
-        int rem = bl - sp;
-        int b1 = b[sp] & 0xFF;
-        int bad; // length of the malformed subpart, or 0 if well-formed
-        if (b1 >= 0xC2 && b1 <= 0xDF) {
-            if (rem < 2) {
-                return NEED_MORE;
-            }
-            int b2 = b[sp + 1];
-            if (!isContinuation(b2)) {
-                bad = 1;
-            } else {
-                dst[dp] = (char) (((b1 & 0x1F) << 6) | (b2 & 0x3F));
-                bp = sp + 2;
-                return dp + 1;
-            }
-        } else if (b1 >= 0xE0 && b1 <= 0xEF) {
-            if (rem < 3) {
-                if (rem > 1 && isMalformed3Prefix(b1, b[sp + 1])) {
-                    bad = 1;
-                } else {
-                    return NEED_MORE;
-                }
-            } else {
-                int b2 = b[sp + 1];
-                int b3 = b[sp + 2];
-                if (isMalformed3Prefix(b1, b2)) {
-                    bad = 1;
-                } else if (!isContinuation(b3)) {
-                    bad = 2;
-                } else {
-                    char c = (char) (((b1 & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F));
-                    if (Character.isSurrogate(c)) {
-                        bad = 3;
-                    } else {
-                        dst[dp] = c;
-                        bp = sp + 3;
-                        return dp + 1;
-                    }
-                }
-            }
-        } else if (b1 >= 0xF0 && b1 <= 0xF7) {
-            if (b1 > 0xF4 || rem > 1 && isMalformed4Prefix(b1, b[sp + 1] & 0xFF)) {
-                bad = 1;
-            } else if (rem > 2 && !isContinuation(b[sp + 2])) {
-                bad = 2;
-            } else if (rem < 4) {
-                return NEED_MORE;
-            } else if (!isContinuation(b[sp + 3])) {
-                bad = 3;
-            } else {
-                int cp = ((b1 & 0x07) << 18) | ((b[sp + 1] & 0x3F) << 12) | ((b[sp + 2] & 0x3F) << 6)
-                        | (b[sp + 3] & 0x3F);
-                bp = sp + 4;
-                dst[dp++] = Character.highSurrogate(cp);
-                if (dp < dl) {
-                    dst[dp++] = Character.lowSurrogate(cp);
-                } else {
-                    pendingLow = Character.lowSurrogate(cp);
-                }
-                return dp;
-            }
-        } else {
-            bad = 1; // a continuation byte, C0, C1 (always overlong), or F8..FF (5- and 6-byte leaders)
-        }
-        if (strict) {
-            if (dp > off) {
-                return STOP;
-            }
-            throw malformed(bad);
-        }
-        dst[dp] = REPLACEMENT;
-        bp = sp + bad;
-        return dp + 1;
-    }
-
-    private static boolean isContinuation(int b) {
-        return (b & 0xC0) == 0x80;
-    }
-
-    /** E0 must be followed by A0..BF (shorter forms are overlong); any other lead by a continuation byte. */
-    private static boolean isMalformed3Prefix(int b1, int b2) {
-        return b1 == 0xE0 && (b2 & 0xE0) == 0x80 || !isContinuation(b2);
-    }
-
-    /** F0 must be followed by 90..BF (overlong otherwise), F4 by 80..8F (past U+10FFFF otherwise). */
-    private static boolean isMalformed4Prefix(int b1, int b2) {
-        return b1 == 0xF0 && (b2 < 0x90 || b2 > 0xBF) || b1 == 0xF4 && (b2 & 0xF0) != 0x80 || !isContinuation(b2);
     }
 
     private void ensureOpen() throws IOException {

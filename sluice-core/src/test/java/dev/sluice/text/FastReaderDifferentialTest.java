@@ -83,14 +83,17 @@ class FastReaderDifferentialTest {
             byte[] bytes = TextSamples.randomBytes(r, 1 + r.nextInt(200));
             String expected = jdkDecode(bytes, UTF_8);
             assertEquals(expected, new String(bytes, UTF_8), "seed " + seed + ": String and InputStreamReader agree");
-            int bufferSize = 16 + r.nextInt(20);
-            Mode mode = Mode.values()[r.nextInt(3)];
-            int chunk = 1 + r.nextInt(20);
-            String got = ours(bytes, UTF_8, bufferSize, mode, seed, chunk);
-            if (!expected.equals(got)) {
-                fail("seed " + seed + ", buffer " + bufferSize + ", " + mode + ", chunk " + chunk + ", bytes "
-                        + hex(bytes) + ": " + firstDifference(expected, got));
-            }
+            assertDecodesAs(expected, bytes, 16 + r.nextInt(20), Mode.values()[r.nextInt(3)], seed, 1 + r.nextInt(20));
+        }
+    }
+
+    /** Our reader decodes {@code bytes} to {@code expected}; the failure names everything needed to replay it. */
+    private static void assertDecodesAs(String expected, byte[] bytes, int bufferSize, Mode mode, long seed, int chunk)
+            throws IOException {
+        String got = ours(bytes, UTF_8, bufferSize, mode, seed, chunk);
+        if (!expected.equals(got)) {
+            fail("seed " + seed + ", buffer " + bufferSize + ", " + mode + ", chunk " + chunk + ", bytes "
+                    + hex(bytes) + ": " + firstDifference(expected, got));
         }
     }
 
@@ -126,6 +129,99 @@ class FastReaderDifferentialTest {
                         + firstDifference(expected, got));
             }
         }
+    }
+
+    /**
+     * TextDecoder's loop per length class: runs of ASCII, of 2-byte, 3-byte and 4-byte chars, each run as long as a
+     * loop may stay in it, with malformed bytes and sequences cut short (the first bytes of a valid char) between
+     * them; through buffers of 16 to 100 bytes and 8 KiB, so that runs, pairs of 3-byte chars and bad sequences are
+     * cut by every refill, and at the end of the input.
+     */
+    @Test
+    void runsOfEachLengthClassWithMalformedAndCutSequencesAtBufferBoundaries() throws IOException {
+        Random rnd = new Random(SEED + 7);
+        for (int round = 0; round < 150; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            byte[] bytes = lengthClassRuns(r, 1 + r.nextInt(round < 100 ? 400 : 6000));
+            String expected = jdkDecode(bytes, UTF_8);
+            for (int size : new int[] {16 + r.nextInt(85), 8192}) {
+                assertDecodesAs(expected, bytes, size, Mode.values()[r.nextInt(Mode.values().length)], seed,
+                        r.nextBoolean() ? 8192 : 1 + r.nextInt(40));
+            }
+        }
+    }
+
+    /** Strict mode over the same runs: the chars before the JDK's first error, then its offset and length. */
+    @Test
+    void strictModeOverRunsOfEachLengthClassStopsWhereTheJdkDoes() throws IOException {
+        Random rnd = new Random(SEED + 8);
+        for (int round = 0; round < 150; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            byte[] bytes = lengthClassRuns(r, 1 + r.nextInt(600));
+            int[] error = jdkFirstError(bytes, UTF_8);
+            int size = r.nextBoolean() ? 8192 : 16 + r.nextInt(85);
+            FastReader fr = FastReader.builder(UTF_8).strict().bufferSize(size)
+                    .build(HostileInputStream.of(bytes, Mode.values()[r.nextInt(Mode.values().length)], seed));
+            StringBuilder got = new StringBuilder();
+            char[] buf = new char[1 + r.nextInt(r.nextBoolean() ? 10 : 9000)];
+            try {
+                int n;
+                while ((n = fr.read(buf, 0, buf.length)) >= 0) {
+                    got.append(buf, 0, n);
+                }
+                assertNull(error, "seed " + seed + ": no exception, the JDK reports one at " + (error == null ? ""
+                        : error[0]));
+                assertEquals(jdkDecode(bytes, UTF_8), got.toString(), "seed " + seed);
+            } catch (MalformedTextException e) {
+                if (error == null) {
+                    fail("seed " + seed + ": " + e.getMessage() + " but the JDK decodes " + hex(bytes));
+                }
+                assertEquals(error[0], e.getByteOffset(), "seed " + seed + " offset, bytes " + hex(bytes));
+                assertEquals(error[1], e.getInputLength(), "seed " + seed + " length, bytes " + hex(bytes));
+                assertEquals(jdkDecode(bytes, UTF_8).substring(0, error[2]), got.toString(), "seed " + seed);
+            }
+        }
+    }
+
+    /** Runs of one UTF-8 length class each, with a malformed or cut sequence after about one run in three. */
+    static byte[] lengthClassRuns(Random r, int length) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder run = new StringBuilder();
+        while (out.size() < length) {
+            run.setLength(0);
+            int n = r.nextInt(r.nextBoolean() ? 4 : 40);
+            int kind = r.nextInt(4);
+            for (int i = 0; i < n; i++) {
+                switch (kind) {
+                    case 0 -> run.append((char) (0x20 + r.nextInt(0x5F)));
+                    case 1 -> run.append((char) (0x80 + r.nextInt(0x800 - 0x80)));
+                    case 2 -> {
+                        char c;
+                        do {
+                            c = (char) (0x800 + r.nextInt(0x10000 - 0x800));
+                        } while (Character.isSurrogate(c));
+                        run.append(c);
+                    }
+                    default -> run.appendCodePoint(0x10000 + r.nextInt(0x110000 - 0x10000));
+                }
+            }
+            byte[] b = run.toString().getBytes(UTF_8);
+            out.write(b, 0, b.length);
+            int bad = r.nextInt(6);
+            if (bad == 0) {
+                byte[] edge = TextSamples.randomBytes(r, 1 + r.nextInt(3));
+                out.write(edge, 0, edge.length);
+            } else if (bad == 1) {
+                // The first bytes of a valid 2-, 3- or 4-byte char, without the rest.
+                byte[] whole = new String(Character.toChars(
+                        new int[] {0x80 + r.nextInt(0x780), 0x3042 + r.nextInt(0x5000), 0x1F600 + r.nextInt(0x50)}[
+                                r.nextInt(3)])).getBytes(UTF_8);
+                out.write(whole, 0, 1 + r.nextInt(whole.length - 1));
+            }
+        }
+        return out.toByteArray();
     }
 
     /**

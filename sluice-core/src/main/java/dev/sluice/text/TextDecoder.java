@@ -1,0 +1,404 @@
+package dev.sluice.text;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes UTF-8, ISO-8859-1 and US-ASCII from a byte array into a char array, replacing malformed input exactly as
+ * the JDK's decoders do (sun.nio.cs.UTF_8: one U+FFFD per maximal subpart). It knows nothing of streams, buffers or
+ * lines: {@link FastReader} hands it a range of bytes and a range of chars, and it returns how far it got in both
+ * ({@link #decode}, packed in a long so that the hot loops keep their indices in registers).
+ *
+ * <p>UTF-8 has a loop per length class: ASCII runs eight bytes at a time (long runs through the JDK's vectorised
+ * ASCII path), runs of 3-byte chars (CJK), two at a time from one eight-byte load, and runs of 2-byte chars (Latin,
+ * Greek, Cyrillic, Hebrew, Arabic). Anything else, and every sequence cut by the end of the bytes, goes one sequence
+ * at a time through {@link #utf8Sequence}, which holds the JDK's rules. One per reader; not thread-safe.
+ */
+final class TextDecoder {
+    static final char REPLACEMENT = '\uFFFD';
+
+    /**
+     * ASCII runs at least this long are widened by the JDK's ISO-8859-1 decoder, whose inner loop is a HotSpot
+     * intrinsic (vectorised), rather than by a Java loop that C2 does not vectorise on JDK 17; an ad-hoc comparison
+     * on the Java-source corpus made the intrinsic 1.5-3x faster on long runs. Shorter runs do not repay wrapping the
+     * arrays (two small objects and a call); 64 is a judgement, not a sweep. TextReadBench measures the whole path.
+     */
+    private static final int INFLATE_THRESHOLD = 64;
+    /**
+     * When 64 ASCII bytes come in a row, the next {@link #window} bytes go to the JDK's own UTF-8 decoder (see
+     * {@link #utf8}): on the Java-source corpus its ASCII intrinsic took 14 ms of CPU where scanning and widening
+     * separately took 21 (JDK 17, ad hoc, 90 MB). Japanese text rarely has 64 ASCII bytes in a row and stays on the
+     * hand loop, which is faster on multi-byte text. The window starts at {@code JDK_WINDOW} bytes and doubles (up
+     * to {@code JDK_WINDOW_MAX}) while windows come back all ASCII: each call costs two wrappers and the decoder's
+     * own checks, and the JDK decodes char by char after the first non-ASCII byte, so a window is made long only
+     * where the text has shown that it is long ASCII.
+     */
+    private static final int JDK_WINDOW = 1024;
+    private static final int JDK_WINDOW_MAX = 16 * 1024;
+    private static final int JDK_WINDOW_MIN = 64;
+    /**
+     * {@link #utf8} widens eight bytes at once at a short ASCII run only when this many bytes are left to decode (and
+     * not in strict mode, which may stop early): a char takes at most three bytes, so the bytes after the run decode
+     * to more than the seven chars the wide write may have put past it, and overwrite them before the call returns.
+     * The caller's array never keeps a char past the count returned (tested: TextSamples.readAll).
+     */
+    private static final int WIDE_SLACK = 32;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final int kind;
+    private final boolean strict;
+    /**
+     * Widens long ASCII and Latin-1 runs; stateless for ISO-8859-1, so one per reader. Made at first use, as is
+     * {@link #jdkUtf8}: a reader of a small file or of text without long runs never needs them.
+     */
+    private CharsetDecoder inflater;
+    /** The JDK's UTF-8 decoder, for long ASCII runs; it replaces malformed input just as this class does. */
+    private CharsetDecoder jdkUtf8;
+
+    /**
+     * Set by {@link #decode} in strict mode when it stopped at malformed input: the length of the malformed subpart,
+     * which starts where decoding stopped; 0 otherwise. The caller throws, or returns the chars decoded before it.
+     */
+    int malformed;
+    /** The low half of a surrogate pair whose high half filled the char array, or 0; the caller writes it next. */
+    char pendingLow;
+    /** The bytes the next JDK window may take: JDK_WINDOW, doubled after every window that was all ASCII. */
+    private int window = JDK_WINDOW;
+
+    TextDecoder(int kind, boolean strict) {
+        this.kind = kind;
+        this.strict = strict;
+    }
+
+    static long pack(int sp, int dp) {
+        return (long) sp << 32 | dp & 0xFFFFFFFFL;
+    }
+
+    static int bytePos(long packed) {
+        return (int) (packed >>> 32);
+    }
+
+    static int charPos(long packed) {
+        return (int) packed;
+    }
+
+    /**
+     * Decodes b[sp, sl) into d[dp, dl), dp < dl; returns {@link #pack}(new sp, new dp). Stops when d is full, when the
+     * bytes are used up or end inside a sequence (the caller brings more, or at the end of input replaces the rest),
+     * or in strict mode at malformed input ({@link #malformed} then says how long it is).
+     */
+    long decode(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        malformed = 0;
+        switch (kind) {
+            case Kind.UTF8:
+                return utf8(b, sp, sl, d, dp, dl);
+            case Kind.LATIN1:
+                int n = Math.min(sl - sp, dl - dp);
+                inflate(b, sp, d, dp, n);
+                return pack(sp + n, dp + n);
+            default:
+                return ascii(b, sp, sl, d, dp, dl);
+        }
+    }
+
+    /** Widens b[sp, sp + n) (ISO-8859-1, so also ASCII) into d[dp, dp + n). */
+    private void inflate(byte[] b, int sp, char[] d, int dp, int n) {
+        if (n >= INFLATE_THRESHOLD) {
+            if (inflater == null) {
+                inflater = StandardCharsets.ISO_8859_1.newDecoder();
+            }
+            inflater.decode(ByteBuffer.wrap(b, sp, n), CharBuffer.wrap(d, dp, n), false);
+        } else {
+            for (int i = 0; i < n; i++) {
+                d[dp + i] = (char) (b[sp + i] & 0xFF);
+            }
+        }
+    }
+
+    private long ascii(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        while (sp < sl && dp < dl) {
+            int run = asciiRun(b, sp, sp + Math.min(sl - sp, dl - dp));
+            inflate(b, sp, d, dp, run);
+            sp += run;
+            dp += run;
+            if (sp < sl && dp < dl) {
+                if (strict) {
+                    malformed = 1;
+                    break;
+                }
+                d[dp++] = REPLACEMENT;
+                sp++;
+            }
+        }
+        return pack(sp, dp);
+    }
+
+    /** True when b[i, i + 64) is all ASCII. */
+    private static boolean isAscii64(byte[] b, int i) {
+        long or = 0;
+        for (int k = 0; k < 64; k += 8) {
+            or |= (long) LONGS.get(b, i + k);
+        }
+        return (or & HIGH_BITS) == 0;
+    }
+
+    /** The length of the ASCII run at b[from, to). Reads eight bytes at a time: a long with no high bit set. */
+    private static int asciiRun(byte[] b, int from, int to) {
+        int i = from;
+        while (i + 8 <= to) {
+            long high = (long) LONGS.get(b, i) & HIGH_BITS;
+            if (high != 0) {
+                // Little-endian: the lowest set bit marks the first non-ASCII byte. No byte-by-byte tail.
+                return i + (Long.numberOfTrailingZeros(high) >>> 3) - from;
+            }
+            i += 8;
+        }
+        while (i < to && b[i] >= 0) {
+            i++;
+        }
+        return i - from;
+    }
+
+    private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) widens a short
+        // ASCII run eight bytes at once while at least WIDE_SLACK bytes are left: no loop whose exit is a coin toss.
+        final int wideEnd = strict ? -1 : sl - WIDE_SLACK;
+        final int wideDstEnd = dl - 8;
+        while (sp < sl && dp < dl) {
+            int b1 = b[sp];
+            if (b1 >= 0) {
+                if (sp <= wideEnd && dp <= wideDstEnd) {
+                    long w = (long) LONGS.get(b, sp);
+                    long high = w & HIGH_BITS;
+                    if (high != 0) {
+                        // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past
+                        // it are overwritten before this call returns, as WIDE_SLACK explains.
+                        d[dp] = (char) (w & 0x7F);
+                        d[dp + 1] = (char) ((w >>> 8) & 0xFF);
+                        d[dp + 2] = (char) ((w >>> 16) & 0xFF);
+                        d[dp + 3] = (char) ((w >>> 24) & 0xFF);
+                        d[dp + 4] = (char) ((w >>> 32) & 0xFF);
+                        d[dp + 5] = (char) ((w >>> 40) & 0xFF);
+                        d[dp + 6] = (char) ((w >>> 48) & 0xFF);
+                        d[dp + 7] = (char) (w >>> 56);
+                        int run = Long.numberOfTrailingZeros(high) >>> 3;
+                        sp += run;
+                        dp += run;
+                        continue;
+                    }
+                }
+                int limit = Math.min(sl - sp, dl - dp);
+                if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
+                    // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one
+                    // vectorised pass (an intrinsic we cannot call); it replaces malformed input exactly as we do.
+                    // Its loop after the first non-ASCII char is slower than ours, hence the bounded window.
+                    ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, window));
+                    CharBuffer out = CharBuffer.wrap(d, dp, dl - dp);
+                    if (jdkUtf8 == null) {
+                        jdkUtf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+                    }
+                    jdkUtf8.decode(in, out, false);
+                    int bytes = in.position() - sp;
+                    window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : JDK_WINDOW;
+                    sp += bytes;
+                    dp = out.position();
+                } else if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
+                    // A long run (source code, markup): find its end eight bytes at a time, widen in bulk.
+                    int run = asciiRun(b, sp, sp + limit);
+                    inflate(b, sp, d, dp, run);
+                    sp += run;
+                    dp += run;
+                } else {
+                    // A short run near the end of the bytes or of d: char by char.
+                    int end = sp + limit;
+                    do {
+                        d[dp++] = (char) b[sp++];
+                    } while (sp < end && b[sp] >= 0);
+                }
+                continue;
+            }
+            int start = sp;
+            if ((b1 >> 4) == -2) {
+                // A run of 3-byte chars (1110xxxx 10xxxxxx 10xxxxxx: U+0800..U+FFFF but not surrogates), two at a
+                // time from one eight-byte load, then one at a time; it ends at the first byte that is anything else.
+                while (sp <= sl - 8 && dp <= dl - 2) {
+                    long w = (long) LONGS.get(b, sp);
+                    if ((w & 0xC0C0F0C0C0F0L) != 0x8080E08080E0L) {
+                        break;
+                    }
+                    int c1 = (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
+                    int c2 = (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
+                    // Overlong (below U+0800) or a surrogate: the top five bits are 00000 or 11011.
+                    int t1 = c1 & 0xF800;
+                    int t2 = c2 & 0xF800;
+                    if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
+                        break;
+                    }
+                    d[dp] = (char) c1;
+                    d[dp + 1] = (char) c2;
+                    dp += 2;
+                    sp += 6;
+                }
+                while (sp + 2 < sl && dp < dl) {
+                    int x = b[sp];
+                    int b2 = b[sp + 1];
+                    int b3 = b[sp + 2];
+                    int c = ((x & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F);
+                    if ((x >> 4) != -2 || ((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80) != 0 || c < 0x800
+                            || (c >= 0xD800 && c <= 0xDFFF)) {
+                        break;
+                    }
+                    d[dp++] = (char) c;
+                    sp += 3;
+                }
+            } else if ((b1 >> 5) == -2) {
+                // A run of 2-byte chars (110xxxxx 10xxxxxx: U+0080..U+07FF; C0 and C1 are overlong), four at a time
+                // from one eight-byte load, then one at a time.
+                while (sp <= sl - 8 && dp <= dl - 4) {
+                    long w = (long) LONGS.get(b, sp);
+                    // Each lead 110xxxxx but not 1100000x, each second byte 10xxxxxx.
+                    if ((w & 0xC0E0C0E0C0E0C0E0L) != 0x80C080C080C080C0L || ((w & 0x1E001E001E001EL) + 0x7FFF7FFF7FFF7FFFL
+                            & 0x8000800080008000L) != 0x8000800080008000L) {
+                        break;
+                    }
+                    d[dp] = (char) (((w & 0x1F) << 6) | ((w >>> 8) & 0x3F));
+                    d[dp + 1] = (char) (((w >>> 10) & 0x7C0) | ((w >>> 24) & 0x3F));
+                    d[dp + 2] = (char) (((w >>> 26) & 0x7C0) | ((w >>> 40) & 0x3F));
+                    d[dp + 3] = (char) (((w >>> 42) & 0x7C0) | ((w >>> 56) & 0x3F));
+                    dp += 4;
+                    sp += 8;
+                }
+                while (sp + 1 < sl && dp < dl) {
+                    int x = b[sp];
+                    int b2 = b[sp + 1];
+                    if ((x >> 5) != -2 || (b2 & 0xC0) != 0x80 || (x & 0x1E) == 0) {
+                        break;
+                    }
+                    d[dp++] = (char) (((x & 0x1F) << 6) | (b2 & 0x3F));
+                    sp += 2;
+                }
+            } else if ((b1 >> 3) == -2 && sp + 3 < sl && dp + 1 < dl) {
+                // 11110xxx: 4 bytes, U+10000..U+10FFFF as a surrogate pair; rare enough for one at a time.
+                int b2 = b[sp + 1];
+                int b3 = b[sp + 2];
+                int b4 = b[sp + 3];
+                int cp = ((b1 & 0x07) << 18) | ((b2 & 0x3F) << 12) | ((b3 & 0x3F) << 6) | (b4 & 0x3F);
+                if (((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80 | (b4 & 0xC0) ^ 0x80) == 0
+                        && cp >= 0x10000 && cp <= 0x10FFFF) {
+                    d[dp++] = Character.highSurrogate(cp);
+                    d[dp++] = Character.lowSurrogate(cp);
+                    sp += 4;
+                }
+            }
+            if (sp != start) {
+                continue;
+            }
+            // Malformed, cut by sl, or a pair that does not fit: one sequence with the JDK's rules.
+            long r = utf8Exact(b, sp, sl, d, dp, dl);
+            if (r < 0) {
+                break; // more bytes needed, or (strict) malformed input
+            }
+            sp = bytePos(r);
+            dp = charPos(r);
+        }
+        return pack(sp, dp);
+    }
+
+    /**
+     * One non-ASCII sequence at b[sp] with all of the JDK decoder's rules: writes its char(s) or one U+FFFD and
+     * returns {@link #pack}(new sp, new dp); or returns -1 when the sequence is well-formed so far but continues past
+     * sl, or when it is malformed in strict mode ({@link #malformed} set).
+     */
+    private long utf8Exact(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        int n = utf8Sequence(b, sp, sl);
+        if (n == 0) {
+            return -1;
+        }
+        if (n < 0) {
+            if (strict) {
+                malformed = -n;
+                return -1;
+            }
+            d[dp] = REPLACEMENT;
+            return pack(sp - n, dp + 1);
+        }
+        int b1 = b[sp] & 0xFF;
+        if (n == 2) {
+            d[dp] = (char) (((b1 & 0x1F) << 6) | (b[sp + 1] & 0x3F));
+        } else if (n == 3) {
+            d[dp] = (char) (((b1 & 0x0F) << 12) | ((b[sp + 1] & 0x3F) << 6) | (b[sp + 2] & 0x3F));
+        } else {
+            int cp = ((b1 & 0x07) << 18) | ((b[sp + 1] & 0x3F) << 12) | ((b[sp + 2] & 0x3F) << 6)
+                    | (b[sp + 3] & 0x3F);
+            d[dp++] = Character.highSurrogate(cp);
+            if (dp < dl) {
+                d[dp] = Character.lowSurrogate(cp);
+            } else {
+                pendingLow = Character.lowSurrogate(cp);
+                return pack(sp + 4, dp);
+            }
+        }
+        return pack(sp + n, dp + 1);
+    }
+
+    /**
+     * The UTF-8 sequence at b[sp] (sp < sl, b[sp] not ASCII) by the JDK decoder's rules (sun.nio.cs.UTF_8): its length
+     * 2..4 if it is well-formed and complete; minus the length of the malformed subpart that one U+FFFD replaces if it
+     * is malformed; 0 if it is well-formed so far but continues past sl.
+     */
+    static int utf8Sequence(byte[] b, int sp, int sl) {
+        int rem = sl - sp;
+        int b1 = b[sp] & 0xFF;
+        if (b1 >= 0xC2 && b1 <= 0xDF) {
+            if (rem < 2) {
+                return 0;
+            }
+            return isContinuation(b[sp + 1]) ? 2 : -1;
+        } else if (b1 >= 0xE0 && b1 <= 0xEF) {
+            if (rem < 3) {
+                return rem > 1 && isMalformed3Prefix(b1, b[sp + 1]) ? -1 : 0;
+            }
+            int b2 = b[sp + 1];
+            int b3 = b[sp + 2];
+            if (isMalformed3Prefix(b1, b2)) {
+                return -1;
+            } else if (!isContinuation(b3)) {
+                return -2;
+            }
+            char c = (char) (((b1 & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F));
+            return Character.isSurrogate(c) ? -3 : 3;
+        } else if (b1 >= 0xF0 && b1 <= 0xF7) {
+            if (b1 > 0xF4 || rem > 1 && isMalformed4Prefix(b1, b[sp + 1] & 0xFF)) {
+                return -1;
+            } else if (rem > 2 && !isContinuation(b[sp + 2])) {
+                return -2;
+            } else if (rem < 4) {
+                return 0;
+            }
+            return isContinuation(b[sp + 3]) ? 4 : -3;
+        }
+        return -1; // a continuation byte, C0, C1 (always overlong), or F8..FF (5- and 6-byte leaders)
+    }
+
+    private static boolean isContinuation(int b) {
+        return (b & 0xC0) == 0x80;
+    }
+
+    /** E0 must be followed by A0..BF (shorter forms are overlong); any other lead by a continuation byte. */
+    private static boolean isMalformed3Prefix(int b1, int b2) {
+        return b1 == 0xE0 && (b2 & 0xE0) == 0x80 || !isContinuation(b2);
+    }
+
+    /** F0 must be followed by 90..BF (overlong otherwise), F4 by 80..8F (past U+10FFFF otherwise). */
+    private static boolean isMalformed4Prefix(int b1, int b2) {
+        return b1 == 0xF0 && (b2 < 0x90 || b2 > 0xBF) || b1 == 0xF4 && (b2 & 0xF0) != 0x80 || !isContinuation(b2);
+    }
+}
