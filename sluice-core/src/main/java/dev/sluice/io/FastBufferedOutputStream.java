@@ -32,20 +32,19 @@ public final class FastBufferedOutputStream extends OutputStream {
     /** Shared by every stream until its first buffered write: large writes alone never allocate. */
     private static final byte[] UNALLOCATED = new byte[0];
 
-    /** The buffer, {@link #UNALLOCATED} until first needed; bytes {@code buf[0..count)} wait to be written. */
+    /**
+     * The buffer; bytes {@code buf[0..count)} wait to be written. {@link #UNALLOCATED} until first needed and again
+     * once closed, so that the one comparison in {@link #write(int)}, {@code count < buf.length}, is at once the
+     * array's bounds check (the JIT folds the two), the test for a full buffer, and the test for a closed stream or a
+     * buffer not yet allocated (both send the write to the slow path, which throws or allocates).
+     */
     private byte[] buf = UNALLOCATED;
 
     /** The buffer's size, as given to the constructor. */
     private final int capacity;
 
-    /** The number of buffered bytes; always in the range 0 through {@code limit}. */
+    /** The number of buffered bytes; always in the range 0 through {@code buf.length}. */
     private int count;
-
-    /**
-     * {@code buf.length} while open, 0 once closed, so that the one comparison in write(int) also catches close
-     * (and, before the buffer exists, sends the first write to the slow path that allocates it).
-     */
-    private int limit;
 
     /** Creates a stream over {@code out} with a buffer of {@link FastBufferedInputStream#DEFAULT_BUFFER_SIZE} bytes. */
     public FastBufferedOutputStream(OutputStream out) {
@@ -73,7 +72,6 @@ public final class FastBufferedOutputStream extends OutputStream {
         if (b.length == 0) {
             b = new byte[capacity];
             buf = b;
-            limit = capacity;
         }
         return b;
     }
@@ -100,8 +98,14 @@ public final class FastBufferedOutputStream extends OutputStream {
      */
     @Override
     public void write(int b) throws IOException {
-        if (count < limit) {
-            buf[count++] = (byte) b;
+        // Hot path kept tiny so that the JIT inlines it into the caller's loop: one comparison, which is also the
+        // array's bounds check (it compared with a separate limit field before, which left C2 a second, range check
+        // per byte). 35 bytes of bytecode, within MaxInlineSize: inlined at every call site.
+        byte[] buffer = buf;
+        int c = count;
+        if (c < buffer.length) {
+            buffer[c] = (byte) b;
+            count = c + 1;
             return;
         }
         writeSlow(b);
@@ -176,10 +180,15 @@ public final class FastBufferedOutputStream extends OutputStream {
             return;
         }
         out = null;
-        limit = 0;
+        byte[] buffer = buf;
+        int n = count;
+        buf = UNALLOCATED; // from now on every write takes the slow path, which throws
+        count = 0;
         Throwable failure = null;
         try {
-            flushBuffer(sink);
+            if (n > 0) {
+                sink.write(buffer, 0, n);
+            }
             sink.flush();
         } catch (Throwable t) {
             failure = t;
@@ -193,7 +202,6 @@ public final class FastBufferedOutputStream extends OutputStream {
                 failure.addSuppressed(t);
             }
         }
-        count = 0;
         if (failure != null) {
             throwUnchecked(failure);
         }
