@@ -29,8 +29,9 @@ import java.util.stream.StreamSupport;
  * locks and the intermediate buffers.
  *
  * <p><b>Charsets.</b> UTF-8, ISO-8859-1 and US-ASCII are decoded by hand (TextDecoder: ASCII runs eight bytes at a
- * time, runs of 2- and 3-byte UTF-8 chars each in a loop of their own). Any other charset is decoded by the JDK's {@link CharsetDecoder} through
- * an {@link InputStreamReader} inside, so it behaves exactly as the JDK does and is not faster than it.
+ * time, runs of 2- and 3-byte UTF-8 chars each in a loop of their own). Any other charset is decoded by the JDK's
+ * {@link CharsetDecoder} through an {@link InputStreamReader} inside, so it behaves exactly as the JDK does and is not
+ * faster than it.
  *
  * <p><b>Bad input.</b> By default each malformed sequence becomes one U+FFFD, exactly as {@code InputStreamReader}
  * and {@code new String(bytes, charset)} replace it (Unicode's "maximal subpart" rule: overlong forms, surrogates
@@ -359,7 +360,8 @@ public final class FastReader extends Reader {
      */
     private long linesInBuffer(LineView v, Consumer<? super CharSequence> action) throws IOException {
         long count = 0;
-        while (!closed && cp == cl && kind != Kind.OTHER && decoder.pendingLow == 0 && !strict && !skipLF && !bomPending) {
+        while (!closed && cp == cl && kind != Kind.OTHER && decoder.pendingLow == 0 && !strict && !skipLF
+                && !bomPending) {
             byte[] b = bytes;
             int end = bl;
             int start = bp;

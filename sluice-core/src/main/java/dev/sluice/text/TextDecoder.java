@@ -265,8 +265,9 @@ final class TextDecoder {
                 while (sp <= sl - 8 && dp <= dl - 4) {
                     long w = (long) LONGS.get(b, sp);
                     // Each lead 110xxxxx but not 1100000x, each second byte 10xxxxxx.
-                    if ((w & 0xC0E0C0E0C0E0C0E0L) != 0x80C080C080C080C0L || ((w & 0x1E001E001E001EL) + 0x7FFF7FFF7FFF7FFFL
-                            & 0x8000800080008000L) != 0x8000800080008000L) {
+                    if ((w & 0xC0E0C0E0C0E0C0E0L) != 0x80C080C080C080C0L
+                            || ((w & 0x1E001E001E001EL) + 0x7FFF7FFF7FFF7FFFL & 0x8000800080008000L)
+                                    != 0x8000800080008000L) {
                         break;
                     }
                     d[dp] = (char) (((w & 0x1F) << 6) | ((w >>> 8) & 0x3F));

@@ -95,7 +95,8 @@ public class ByteAtATimeBench {
 
     @Benchmark
     public long copySluice() throws IOException {
-        return copy(new FastBufferedInputStream(source(), BUFFER), new FastBufferedOutputStream(new DropSink(), BUFFER));
+        return copy(new FastBufferedInputStream(source(), BUFFER),
+                new FastBufferedOutputStream(new DropSink(), BUFFER));
     }
 
     @Benchmark
