@@ -225,15 +225,18 @@ public final class FastFiles {
      */
     public static FastReader newReader(Path path, Charset charset) throws IOException {
         Checks.notNull(charset, "charset");
-        // The file stream reads ahead (one system call per 256 KiB into a pooled direct buffer), so the reader's
-        // own refills cost a copy each, not a system call each.
-        InputStream in = newUnbufferedInputStream(path);
+        FileChannel ch = openForReading(path);
         try {
-            long size = in.available(); // the file's size: nothing is read yet
-            int buffer = (int) Math.min(FastReader.DEFAULT_BUFFER_SIZE, Math.max(16, size + 1));
-            return FastReader.builder(charset).bufferSize(buffer).build(in);
+            // The size alone (one fstat; a new channel is at 0): the stream's available() would also ask the position,
+            // a second system call, which shows on a 4 KiB file (E4).
+            long size = sizeOrZero(ch);
+            int buffer = size <= 0 ? FastReader.DEFAULT_BUFFER_SIZE // unknown (procfs, pipes): no 16-byte reads
+                    : (int) Math.min(FastReader.DEFAULT_BUFFER_SIZE, Math.max(16, size + 1));
+            // The file stream reads ahead (one system call per 256 KiB into a pooled direct buffer), so the reader's
+            // own refills cost a copy each, not a system call each.
+            return FastReader.builder(charset).bufferSize(buffer).build(new ChannelInputStream(ch));
         } catch (Throwable t) {
-            closeAfterFailure(in, t);
+            closeAfterFailure(ch, t);
             throw t;
         }
     }
@@ -273,6 +276,15 @@ public final class FastFiles {
         Checks.notNull(action, "action");
         try (FastReader r = newReader(path, charset)) {
             return r.forEachLine(action);
+        }
+    }
+
+    /** The channel's size, or 0 when it has none to tell (0 also means unknown: procfs, pipes); reads will say why. */
+    private static long sizeOrZero(FileChannel ch) {
+        try {
+            return ch.size();
+        } catch (IOException e) {
+            return 0;
         }
     }
 

@@ -38,4 +38,15 @@ class FastFilesTextTest {
         assertThrows(NoSuchFileException.class, () -> FastFiles.newReader(dir.resolve("none"), UTF_8));
         assertThrows(NullPointerException.class, () -> FastFiles.lines(p, null));
     }
+
+    /** A file whose size the kernel does not know (procfs says 0) is read whole. */
+    @Test
+    void aFileOfUnknownSizeIsReadWhole() throws IOException {
+        Path p = Path.of("/proc/self/cmdline");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(p) && Files.size(p) == 0, "procfs");
+        String expected = new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.ISO_8859_1);
+        try (FastReader r = FastFiles.newReader(p, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            assertEquals(expected, TextSamples.readAll(r, 7));
+        }
+    }
 }
