@@ -134,12 +134,12 @@ public final class GzipIndex {
         Checks.positive(spacing, "spacing");
         try (FileChannel ch = FileChannel.open(gz, StandardOpenOption.READ)) {
             long size = ch.size();
-            GzipIndex members = MemberTable.read(ch, size);
+            GzipIndex members = GzipIndexMembers.read(ch, size);
             if (members != null) {
                 return members;
             }
             boolean parallel = PARALLEL_BUILD && Runtime.getRuntime().availableProcessors() > 1 && size > (1 << 20);
-            return IndexBuild.build(ch, size, spacing, parallel);
+            return GzipIndexBuild.build(ch, size, spacing, parallel);
         }
     }
 
@@ -158,7 +158,7 @@ public final class GzipIndex {
     public void save(Path file, Format format) throws IOException {
         Checks.notNull(file, "file");
         Checks.notNull(format, "format");
-        IndexFiles.save(this, file, format);
+        GzipIndexFiles.save(this, file, format);
     }
 
     /**
@@ -170,7 +170,7 @@ public final class GzipIndex {
      */
     public static GzipIndex load(Path file) throws IOException {
         Checks.notNull(file, "file");
-        return IndexFiles.load(file);
+        return GzipIndexFiles.load(file);
     }
 
     /**
@@ -203,20 +203,20 @@ public final class GzipIndex {
                             fileCheck[0], fileCheck[1]));
                 }
             }
-            return new IndexedGzipChannel(this, ch);
+            return new GzipIndexChannel(this, ch);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
     }
 
-    /** Checks every point against a {@code fileSize}-byte gzip file ({@link IndexPoints}). */
+    /** Checks every point against a {@code fileSize}-byte gzip file ({@link GzipIndexPoints}). */
     void checkPoints(long fileSize) throws ZipException {
         int[] windowLengths = new int[windows.length];
         for (int i = 0; i < windows.length; i++) {
             windowLengths[i] = windows[i].length;
         }
-        IndexPoints.check(fileSize, uncompressedSize, memHeader, memDeflate, memU, cpBit, cpU, cpMember,
+        GzipIndexPoints.check(fileSize, uncompressedSize, memHeader, memDeflate, memU, cpBit, cpU, cpMember,
                 windowLengths, allMembers);
     }
 
@@ -253,7 +253,7 @@ public final class GzipIndex {
 
     private static int crcAt(FileChannel ch, long at, int n) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(n);
-        if (IndexBuild.readAt(ch, b, at) != n) {
+        if (GzipIndexBuild.readAt(ch, b, at) != n) {
             throw new java.io.EOFException("file shrank while reading offset " + at);
         }
         CRC32 crc = new CRC32();

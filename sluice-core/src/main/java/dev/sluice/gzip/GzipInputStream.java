@@ -41,7 +41,7 @@ import java.util.zip.ZipException;
  *       (Java 22+, see {@link GzipEngines}) decodes it, correctly, when the data never uses a missing code, and
  *       refuses it when it does. Encoders have no reason to write such codes. Refusing them on ISA-L too needs each block's code
  *       lengths, and ISA-L does not stop at block boundaries: a second, pure-Java pass that finds them
- *       ({@code DeflateScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
+ *       ({@code GzipIndexScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
  *       stated instead. Over-subscribed codes are refused everywhere.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>

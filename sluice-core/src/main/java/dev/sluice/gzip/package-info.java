@@ -13,9 +13,10 @@
  *
  * <p>Inside, in layers, each using only those below it:
  * <ol>
- *   <li>the index: {@code GzipIndex} and the files that build, store, check and read it ({@code IndexBuild},
- *       {@code DeflateScanner}, {@code MemberTable}, {@code IndexFiles}, {@code GztoolIndexFormat},
- *       {@code IndexPoints}, {@code MemberStarts}, {@code IndexedGzipChannel}), on top of</li>
+ *   <li>the index, every file named {@code GzipIndex*}: {@code GzipIndex} and the files that build, store, check
+ *       and read it ({@code GzipIndexBuild}, {@code GzipIndexScanner}, {@code GzipIndexMembers},
+ *       {@code GzipIndexFiles}, {@code GzipIndexGztool}, {@code GzipIndexPoints}, {@code GzipIndexMemberStarts},
+ *       {@code GzipIndexChannel}); nothing below refers to them, on top of</li>
  *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code ParallelInflate}, {@code Workers},
  *       {@code GzipFormat}, {@code Crc32s}, on top of</li>
  *   <li>the engine seam: {@code InflateEngine} and {@code DeflateEngine}, the registry of engines ({@code Engine}) and

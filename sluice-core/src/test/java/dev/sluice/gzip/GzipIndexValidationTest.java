@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 23: every point of a loaded index is checked against the file it describes (offsets within bounds and
  * increasing, windows where needed), and a bad one is a {@link ZipException} naming the point. Each case edits one
- * field of a good index, in the offsets the format documents (IndexFiles' javadoc).
+ * field of a good index, in the offsets the format documents (GzipIndexFiles' javadoc).
  */
 @Timeout(60)
 class GzipIndexValidationTest {

@@ -4,7 +4,7 @@ import java.util.zip.ZipException;
 
 /**
  * The one check of a loaded index's points, whatever format they came from (Sluice's, indexed_gzip's, gztool's):
- * after it the reader ({@link IndexedGzipChannel}) trusts them. Stateless.
+ * after it the reader ({@link GzipIndexChannel}) trusts them. Stateless.
  *
  * <p>What a point must satisfy, against the gzip file the index describes (whose size {@link GzipIndex#openChannel}
  * checks before any read):
@@ -21,8 +21,8 @@ import java.util.zip.ZipException;
  * </ul>
  * A point that fails is a {@link ZipException} naming it, its offsets and the rule.
  */
-final class IndexPoints {
-    private IndexPoints() {}
+final class GzipIndexPoints {
+    private GzipIndexPoints() {}
 
     /** The most uncompressed bytes one bit of deflate data can stand for: 258 bytes per match of two 1-bit codes. */
     static final long MAX_BYTES_PER_BIT = 129;
@@ -87,7 +87,7 @@ final class IndexPoints {
                     || m + 1 < md.length && (md[m + 1] * 8 <= cb[i] || mu[m + 1] < cu[i])) {
                 throw new ZipException(what + ": not inside its member " + m + " of " + md.length);
             }
-            long needed = Math.min(IndexBuild.WINDOW, cu[i] - mu[m]);
+            long needed = Math.min(GzipIndexBuild.WINDOW, cu[i] - mu[m]);
             if (allMembers ? wl[i] != needed : wl[i] > needed) {
                 throw new ZipException(what + ": window of " + wl[i] + " bytes, " + needed + " needed");
             }

@@ -23,7 +23,7 @@ import java.util.zip.ZipException;
  * once). Instead the Inflater first gets empty, non-final DEFLATE blocks whose length is {@code k} modulo 8, their
  * last bits written into the low {@code k} bits of the checkpoint's byte, which then goes in unshifted with the rest.
  */
-final class IndexedGzipChannel implements SeekableByteChannel {
+final class GzipIndexChannel implements SeekableByteChannel {
     private static final int INPUT = 64 * 1024;
 
     private final GzipIndex index;
@@ -43,7 +43,7 @@ final class IndexedGzipChannel implements SeekableByteChannel {
     private int member;
     private long inPos;
 
-    IndexedGzipChannel(GzipIndex index, FileChannel file) throws IOException {
+    GzipIndexChannel(GzipIndex index, FileChannel file) throws IOException {
         this.index = index;
         this.file = file;
         this.size = index.uncompressedSize >= 0 ? index.uncompressedSize : findSize();
@@ -147,7 +147,7 @@ final class IndexedGzipChannel implements SeekableByteChannel {
         prefix = null;
         if (k > 0) {
             ByteBuffer one = ByteBuffer.allocate(1);
-            IndexBuild.readAt(file, one, inPos);
+            GzipIndexBuild.readAt(file, one, inPos);
             byte[] empty = EMPTY_BLOCKS[k];
             prefix = empty.clone();
             // The last byte: the empty blocks' final k bits low, the file's byte above them.
@@ -228,11 +228,11 @@ final class IndexedGzipChannel implements SeekableByteChannel {
     private boolean followMember() throws IOException {
         long at = inPos - inf.getRemaining() + 8;
         ByteBuffer magic = ByteBuffer.allocate(2);
-        if (at >= file.size() || IndexBuild.readAt(file, magic, at) < 2 || magic.get(0) != 0x1f
+        if (at >= file.size() || GzipIndexBuild.readAt(file, magic, at) < 2 || magic.get(0) != 0x1f
                 || magic.get(1) != (byte) 0x8b) {
             return false;
         }
-        long data = at + MemberStarts.headerLength(file, at);
+        long data = at + GzipIndexMemberStarts.headerLength(file, at);
         int next = member + 1;
         if (next < index.memU.length && data >= index.memDeflate[next]) {
             if (data != index.memDeflate[next] || cu != index.memU[next]) {
@@ -255,7 +255,7 @@ final class IndexedGzipChannel implements SeekableByteChannel {
             prefix = null;
             return;
         }
-        int n = IndexBuild.readAt(file, ByteBuffer.wrap(raw), inPos);
+        int n = GzipIndexBuild.readAt(file, ByteBuffer.wrap(raw), inPos);
         if (n <= 0) {
             throw new EOFException("gzip data ends early at offset " + inPos);
         }

@@ -13,7 +13,7 @@ import java.util.zip.ZipException;
 
 /**
  * Builds the checkpoints of a {@link GzipIndex} for any gzip file in two passes that run side by side: the
- * {@link DeflateScanner} (pure Java, no output) finds members and block boundaries and picks checkpoints; the JDK's
+ * {@link GzipIndexScanner} (pure Java, no output) finds members and block boundaries and picks checkpoints; the JDK's
  * Inflater decodes everything (checking every member's CRC32 and ISIZE) and copies the 32 KiB window at each
  * checkpoint the scanner has published. The inflating side never runs ahead of what the scanner has seen, so it
  * never passes a checkpoint without its window. With one processor the scan runs first, then the inflate.
@@ -21,7 +21,7 @@ import java.util.zip.ZipException;
  * <p>Why not one pure-Java inflater: zlib decodes faster than Java does, and the scanner, which only decodes symbols,
  * keeps up with it on a second core (docs/benchmarks/gzip.md). Not thread-safe beyond the two threads it runs.
  */
-final class IndexBuild implements DeflateScanner.Sink {
+final class GzipIndexBuild implements GzipIndexScanner.Sink {
     static final int WINDOW = 32 * 1024;
     private static final int CHUNK = 256 * 1024;
     private static final int INPUT = 128 * 1024;
@@ -49,13 +49,13 @@ final class IndexBuild implements DeflateScanner.Sink {
     /** Inflater side: the window of each checkpoint. */
     private byte[][] windows = new byte[8][];
 
-    IndexBuild(long spacing) {
+    GzipIndexBuild(long spacing) {
         this.spacing = spacing;
     }
 
     static GzipIndex build(FileChannel ch, long size, long spacing, boolean parallel) throws IOException {
-        IndexBuild b = new IndexBuild(spacing);
-        DeflateScanner scanner = new DeflateScanner(ch, size, 1 << 20);
+        GzipIndexBuild b = new GzipIndexBuild(spacing);
+        GzipIndexScanner scanner = new GzipIndexScanner(ch, size, 1 << 20);
         Thread t = null;
         if (parallel) {
             t = new Thread(() -> b.runScan(scanner), "sluice-gzip-index-scan");
@@ -82,7 +82,7 @@ final class IndexBuild implements DeflateScanner.Sink {
         }
     }
 
-    private void runScan(DeflateScanner scanner) {
+    private void runScan(GzipIndexScanner scanner) {
         Throwable failure = null;
         try {
             scanner.scan(this);

@@ -11,8 +11,8 @@ import java.util.zip.ZipException;
  * The index of a file made of independent members (every member has Sluice's 'SL' or BGZF's 'BC' subfield): the
  * member table alone, read from headers and trailers without decoding anything. Stateless.
  */
-final class MemberTable {
-    private MemberTable() {}
+final class GzipIndexMembers {
+    private GzipIndexMembers() {}
 
     /** Returns the member-table index, or null if some member does not say its length (then scan the file). */
     static GzipIndex read(FileChannel ch, long size) throws IOException {
@@ -93,7 +93,7 @@ final class MemberTable {
             }
             if (bufAt < 0 || at < bufAt || at >= bufAt + buf.limit()) {
                 buf.clear();
-                IndexBuild.readAt(ch, buf, at);
+                GzipIndexBuild.readAt(ch, buf, at);
                 buf.flip();
                 bufAt = at;
                 if (buf.limit() == 0) {

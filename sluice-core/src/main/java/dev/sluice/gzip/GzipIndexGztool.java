@@ -28,14 +28,14 @@ import java.util.zip.ZipException;
  * <p>gztool does not record the gzip file's size, nor a point at every member start: a point without a window is a
  * member start (nothing before it in its member), and the other members are found while reading (see
  * {@link GzipIndex#allMembers}). The points are checked here against each other and the sizes they imply, and
- * against the gzip file when it is opened ({@link IndexPoints}).
+ * against the gzip file when it is opened ({@link GzipIndexPoints}).
  */
-final class GztoolIndexFormat {
-    private GztoolIndexFormat() {}
+final class GzipIndexGztool {
+    private GzipIndexGztool() {}
 
     private static final byte[] V0 = "gzipindx".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] V1 = "gzipindX".getBytes(StandardCharsets.US_ASCII);
-    private static final int WINDOW = IndexBuild.WINDOW;
+    private static final int WINDOW = GzipIndexBuild.WINDOW;
 
     /** True if {@code b} starts as gztool's index files do (eight zero bytes, then its magic). */
     static boolean matches(byte[] b) {
@@ -46,7 +46,7 @@ final class GztoolIndexFormat {
     /**
      * Reads gztool's index file {@code bytes}.
      *
-     * @throws ZipException if a field is out of range or a point breaks {@link IndexPoints}' rules, naming it
+     * @throws ZipException if a field is out of range or a point breaks {@link GzipIndexPoints}' rules, naming it
      * @throws EOFException if the file is cut short
      */
     static GzipIndex read(byte[] bytes) throws IOException {
@@ -74,7 +74,7 @@ final class GztoolIndexFormat {
             try {
                 for (int i = 0; i < points; i++) {
                     out[i] = field(b.getLong(), 0, Long.MAX_VALUE, "uncompressed offset of point " + i);
-                    in[i] = field(b.getLong(), 1, IndexPoints.MAX_COMPRESSED_SIZE,
+                    in[i] = field(b.getLong(), 1, GzipIndexPoints.MAX_COMPRESSED_SIZE,
                             "compressed offset of point " + i);
                     bits[i] = (int) field(b.getInt(), 0, 7, "bits of point " + i);
                     int stored = (int) field(b.getInt() & 0xffffffffL, 0, b.remaining(), "window length of point " + i);
@@ -139,7 +139,7 @@ final class GztoolIndexFormat {
         for (int i = 0; i < wl.length; i++) {
             wl[i] = cw[i].length;
         }
-        IndexPoints.check(-1, usize, mh, md, mu, cb, cu, cm, wl, false);
+        GzipIndexPoints.check(-1, usize, mh, md, mu, cb, cu, cm, wl, false);
         return new GzipIndex(-1, usize, GzipIndex.DEFAULT_SPACING, mh, md, mu, cb, cu, cm, cw, null, false);
     }
 
@@ -176,7 +176,8 @@ final class GztoolIndexFormat {
         }
         int members = ix.memU.length;
         int cps = ix.cpU.length;
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 24 * (members + cps) + cps * IndexBuild.WINDOW / 3);
+        int windows = cps * GzipIndexBuild.WINDOW / 3;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 24 * (members + cps) + windows);
         ByteBuffer b = ByteBuffer.allocate(32);
         out.writeBytes(new byte[8]);
         out.writeBytes(V0);

@@ -9,8 +9,8 @@ import java.nio.channels.FileChannel;
  * Where a member's deflate data starts, for a reader that meets members its index does not list (gztool's indexes
  * note a member start only where they put a point). Stateless.
  */
-final class MemberStarts {
-    private MemberStarts() {}
+final class GzipIndexMemberStarts {
+    private GzipIndexMemberStarts() {}
 
     /**
      * The length of the gzip header at {@code offset} of {@code file}.
@@ -38,7 +38,7 @@ final class MemberStarts {
         public int read() throws IOException {
             if (!buf.hasRemaining()) {
                 buf.clear();
-                if (IndexBuild.readAt(file, buf, next) <= 0) {
+                if (GzipIndexBuild.readAt(file, buf, next) <= 0) {
                     throw new EOFException("gzip header cut short at offset " + next);
                 }
                 next += buf.position();

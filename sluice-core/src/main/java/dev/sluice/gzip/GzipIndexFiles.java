@@ -34,18 +34,18 @@ import java.util.zip.ZipException;
  * to the point, u8 1 if it has a window); then the windows of the points that have one, window-size bytes each.
  * Points without a window are member starts, at the first byte of the member's deflate data.
  */
-final class IndexFiles {
-    private IndexFiles() {}
+final class GzipIndexFiles {
+    private GzipIndexFiles() {}
 
     private static final byte[] SLUICE_MAGIC = "SLUICEGZ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] IGZ_MAGIC = "GZIDX".getBytes(StandardCharsets.US_ASCII);
-    private static final int WINDOW = IndexBuild.WINDOW;
+    private static final int WINDOW = GzipIndexBuild.WINDOW;
     /** Sluice's format, flag 1: the member table lists only some members (an imported gztool index). */
     private static final int MEMBERS_FOLLOW = 1;
 
     static void save(GzipIndex ix, Path file, GzipIndex.Format format) throws IOException {
         byte[] bytes = format == GzipIndex.Format.SLUICE ? sluice(ix)
-                : format == GzipIndex.Format.GZTOOL ? GztoolIndexFormat.write(ix) : indexedGzip(ix);
+                : format == GzipIndex.Format.GZTOOL ? GzipIndexGztool.write(ix) : indexedGzip(ix);
         Files.write(file, bytes);
     }
 
@@ -57,7 +57,7 @@ final class IndexFiles {
                 throw new ZipException("index file too large: " + size + " bytes");
             }
             ByteBuffer bb = ByteBuffer.allocate((int) size);
-            IndexBuild.readAt(ch, bb, 0);
+            GzipIndexBuild.readAt(ch, bb, 0);
             b = bb.array();
         }
         if (startsWith(b, SLUICE_MAGIC)) {
@@ -66,8 +66,8 @@ final class IndexFiles {
         if (startsWith(b, IGZ_MAGIC)) {
             return readIndexedGzip(b);
         }
-        if (GztoolIndexFormat.matches(b)) {
-            return GztoolIndexFormat.read(b);
+        if (GzipIndexGztool.matches(b)) {
+            return GzipIndexGztool.read(b);
         }
         throw new ZipException("not a gzip index: magic " + hex(Arrays.copyOf(b, Math.min(16, b.length)))
                 + " is neither SLUICEGZ nor GZIDX nor gztool's gzipindx");
@@ -181,7 +181,7 @@ final class IndexFiles {
                 wl[i] = b.getInt();
                 sl[i] = (int) field(b.getInt(), 0, b.remaining(), "stored window length");
             }
-            IndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl, (flags & MEMBERS_FOLLOW) == 0);
+            GzipIndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl, (flags & MEMBERS_FOLLOW) == 0);
             byte[][] windows = new byte[cps][];
             Inflater inf = new Inflater(true);
             try {
@@ -330,7 +330,7 @@ final class IndexFiles {
             }
             long size = usize == 0 && points > 0 && unc[points - 1] > 0 ? -1 : usize;
             // indexed_gzip may add a point at the very end of the data; it is valid but never needed.
-            IndexPoints.check(csize, size, mh, md, mu, cb, cu, cm, lengths(windows), true);
+            GzipIndexPoints.check(csize, size, mh, md, mu, cb, cu, cm, lengths(windows), true);
             return new GzipIndex(csize, size, Math.max(1, spacing), mh, md, mu, cb, cu, cm, windows, null);
         } catch (BufferUnderflowException e) {
             throw new EOFException("GZIDX index cut short at byte " + b.position());

@@ -14,12 +14,12 @@ import java.util.zip.ZipException;
  * every Huffman symbol only to find where each block ends, and reports each block's bit offset and uncompressed
  * offset to a {@link Sink}. This is what java.util.zip.Inflater cannot tell (zlib's Z_BLOCK is not exposed), and it
  * costs much less than inflating because nothing is written or copied. Data integrity (CRC32, distances too far
- * back) is left to the Inflater pass that {@link IndexBuild} runs beside it.
+ * back) is left to the Inflater pass that {@link GzipIndexBuild} runs beside it.
  *
  * <p>Not thread-safe. Corrupt input is a {@link ZipException} naming the field and the compressed offset; input that
  * ends early is an {@link EOFException}. Every loop consumes input, so no input makes it hang.
  */
-final class DeflateScanner {
+final class GzipIndexScanner {
 
     /** What the scan reports, in file order. */
     interface Sink {
@@ -87,7 +87,7 @@ final class DeflateScanner {
     private final int[] clTable = new int[1 << 7];
     private final byte[] lens = new byte[288 + 32];
 
-    DeflateScanner(FileChannel file, long fileSize, int bufferSize) {
+    GzipIndexScanner(FileChannel file, long fileSize, int bufferSize) {
         this.file = file;
         this.fileSize = fileSize;
         this.buf = new byte[bufferSize + 8];
