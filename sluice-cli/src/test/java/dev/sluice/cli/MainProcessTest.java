@@ -1,0 +1,103 @@
+package dev.sluice.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sluice.gzip.ParallelGzipOutputStream;
+import dev.sluice.gzip.ParallelGzipOutputStream.Format;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link Main#main} in a JVM of its own, as the launcher runs it. A command that succeeds returns from main instead
+ * of calling System.exit (which costs a tiny command about a fifth of its time on JDK 21+), so the JVM ends only
+ * when no other non-daemon thread is left: each case here must end by itself, with its exit status, and a thread
+ * that Sluice leaves running would show as a timeout.
+ */
+class MainProcessTest {
+
+    @TempDir
+    Path dir;
+
+    private static final long TIMEOUT_SECONDS = 60;
+
+    /** Runs {@code sluice ARGS} in a child JVM; returns its exit status and stdout. */
+    private static Object[] sluice(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(Main.class.getName());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
+        p.getOutputStream().close();
+        boolean ended = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        assertTrue(ended, "sluice " + String.join(" ", args) + " did not end within " + TIMEOUT_SECONDS + " s");
+        return new Object[] {p.exitValue(), out.get(TIMEOUT_SECONDS, TimeUnit.SECONDS)};
+    }
+
+    private static byte[] readAll(InputStream in) {
+        try {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void everydayCommandsEndByThemselvesWithTheirStatus() throws Exception {
+        byte[] data = new byte[3 << 20];
+        new Random(7).nextBytes(data);
+        for (int i = 0; i < data.length; i += 2) {
+            data[i] = 'a'; // compressible, so that the parallel members are real deflate work
+        }
+        Path a = Files.write(dir.resolve("a"), data);
+        Path b = Files.write(dir.resolve("b"), data);
+        data[data.length - 1] ^= 1;
+        Path c = Files.write(dir.resolve("c"), data);
+        data[data.length - 1] ^= 1;
+        // Independent members, so that gunzip decodes on worker threads (the threads that must not keep the JVM).
+        Path sgz = dir.resolve("a.sgz");
+        try (OutputStream out = ParallelGzipOutputStream.builder().format(Format.INDEPENDENT_MEMBERS).threads(2)
+                .blockSize(256 * 1024).build(Files.newOutputStream(sgz))) {
+            out.write(data);
+        }
+
+        assertEquals(0, sluice("cmp", a.toString(), b.toString())[0]);
+        assertEquals(1, sluice("cmp", "-s", a.toString(), c.toString())[0]);
+        Object[] gunzip = sluice("gunzip", "-c", sgz.toString());
+        assertEquals(0, gunzip[0]);
+        assertArrayEquals(data, (byte[]) gunzip[1]);
+        Object[] gzip = sluice("gzip", "-c", a.toString());
+        assertEquals(0, gzip[0]);
+        ByteArrayOutputStream back = new ByteArrayOutputStream();
+        try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream((byte[]) gzip[1]))) {
+            in.transferTo(back);
+        }
+        assertArrayEquals(data, back.toByteArray());
+        assertEquals(0, sluice("wc", a.toString())[0]);
+        assertEquals(0, sluice("sum", a.toString())[0]);
+        assertEquals(0, sluice("cp", a.toString(), dir.resolve("copy").toString())[0]);
+        assertArrayEquals(data, Files.readAllBytes(dir.resolve("copy")));
+        assertEquals(0, sluice("--version")[0]);
+        assertEquals(2, sluice("cmp", a.toString(), dir.resolve("missing").toString())[0]);
+    }
+}
