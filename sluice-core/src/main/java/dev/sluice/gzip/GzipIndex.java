@@ -210,6 +210,42 @@ public final class GzipIndex {
         }
     }
 
+    /**
+     * What {@link GzipInputStream} needs to decode the file on several threads ({@link EntryPoints}, the seam): the
+     * member starts and checkpoints merged in file order, without checkpoints that add no output and without
+     * the end of the file that indexed_gzip's format records as a point.
+     */
+    EntryPoints entryPoints() {
+        int n = memDeflate.length + cpBit.length;
+        long[] bit = new long[n];
+        long[] u = new long[n];
+        byte[][] w = new byte[n][];
+        int k = 0;
+        for (int m = 0, c = 0; m < memDeflate.length || c < cpBit.length; ) {
+            boolean member = c == cpBit.length || m < memDeflate.length && memDeflate[m] * 8 <= cpBit[c];
+            long b = member ? memDeflate[m] * 8 : cpBit[c];
+            long uu = member ? memU[m] : cpU[c];
+            byte[] window = member ? null : windows[c];
+            if (member) {
+                m++;
+                if (compressedSize >= 0 && b >= compressedSize * 8) {
+                    continue; // GZIDX's record of the end of the data, where no member starts
+                }
+            } else {
+                c++;
+                if (k > 0 && (u[k - 1] == uu || bit[k - 1] == b)) {
+                    continue; // no output since the last entry: starting there is as good
+                }
+            }
+            bit[k] = b;
+            u[k] = uu;
+            w[k] = window;
+            k++;
+        }
+        return new EntryPoints(compressedSize, uncompressedSize, fileCheck, CHECK_BYTES,
+                java.util.Arrays.copyOf(bit, k), java.util.Arrays.copyOf(u, k), java.util.Arrays.copyOf(w, k));
+    }
+
     /** Checks every point against a {@code fileSize}-byte gzip file ({@link GzipIndexPoints}). */
     void checkPoints(long fileSize) throws ZipException {
         int[] windowLengths = new int[windows.length];

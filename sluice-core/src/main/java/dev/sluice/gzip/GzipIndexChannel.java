@@ -18,10 +18,7 @@ import java.util.zip.ZipException;
  * window as dictionary, and skips forward; sequential reads continue where the last one stopped. Member ends come
  * from the index's member table, and every member must end where the table says.
  *
- * <p>A checkpoint {@code k} bits into a byte cannot be reached by shifting the input by {@code k} bits: a later
- * stored block aligns to the file's byte boundaries, not the shifted ones (pigz's empty stored blocks break it at
- * once). Instead the Inflater first gets empty, non-final DEFLATE blocks whose length is {@code k} modulo 8, their
- * last bits written into the low {@code k} bits of the checkpoint's byte, which then goes in unshifted with the rest.
+ * <p>A checkpoint {@code k} bits into a byte is reached as {@link BitStarts} says: empty blocks first.
  */
 final class GzipIndexChannel implements SeekableByteChannel {
     private static final int INPUT = 64 * 1024;
@@ -148,10 +145,7 @@ final class GzipIndexChannel implements SeekableByteChannel {
         if (k > 0) {
             ByteBuffer one = ByteBuffer.allocate(1);
             GzipIndexBuild.readAt(file, one, inPos);
-            byte[] empty = EMPTY_BLOCKS[k];
-            prefix = empty.clone();
-            // The last byte: the empty blocks' final k bits low, the file's byte above them.
-            prefix[prefix.length - 1] |= (byte) (one.get(0) & (0xff << k));
+            prefix = BitStarts.prefix(k, one.get(0));
             inPos++;
         }
         inf.reset();
@@ -261,55 +255,6 @@ final class GzipIndexChannel implements SeekableByteChannel {
         }
         inf.setInput(raw, 0, n);
         inPos += n;
-    }
-
-    /**
-     * For k = 1..7: empty non-final DEFLATE blocks, {@code 8q + k} bits long, in {@code q + 1} bytes (the high
-     * {@code 8 - k} bits of the last byte zero). An empty fixed-Huffman block is 10 bits; an empty dynamic block
-     * (only end-of-block, code length 1; 19 code-length codes) is 93 bits; 5 + 2j covers the odd residues.
-     */
-    static final byte[][] EMPTY_BLOCKS = new byte[8][];
-
-    static {
-        for (int k = 1; k < 8; k++) {
-            Bits b = new Bits();
-            int fixed = (k % 2 == 0) ? k / 2 : ((k - 5) & 7) / 2;
-            if (k % 2 != 0) {
-                emptyDynamic(b);
-            }
-            for (int i = 0; i < fixed; i++) {
-                b.put(0, 1).put(1, 2).put(0, 7); // BFINAL 0, BTYPE 01, end-of-block (7 zero bits)
-            }
-            if ((b.n & 7) != k) {
-                throw new AssertionError("empty blocks for " + k + " are " + b.n + " bits");
-            }
-            EMPTY_BLOCKS[k] = java.util.Arrays.copyOf(b.bytes, (b.n + 7) >>> 3);
-        }
-    }
-
-    /** An empty dynamic block: literal code {256: 1 bit}, distance code {0: 1 bit}, code-length code {1, 18}. */
-    private static void emptyDynamic(Bits b) {
-        b.put(0, 1).put(2, 2).put(0, 5).put(0, 5).put(19 - 4, 4); // BFINAL 0, BTYPE 10, HLIT 257, HDIST 1, HCLEN 19
-        int[] order = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
-        for (int sym : order) {
-            b.put(sym == 1 || sym == 18 ? 1 : 0, 3);
-        }
-        // Canonical codes: symbol 1 -> 0, symbol 18 -> 1. 256 zero lengths (138 + 118), then 1 for 256, 1 for dist 0.
-        b.put(1, 1).put(138 - 11, 7).put(1, 1).put(118 - 11, 7).put(0, 1).put(0, 1);
-        b.put(0, 1); // end-of-block: the only literal/length code, 0
-    }
-
-    /** LSB-first bit writer for the empty blocks. */
-    private static final class Bits {
-        final byte[] bytes = new byte[32];
-        int n;
-
-        Bits put(int value, int count) {
-            for (int i = 0; i < count; i++, n++) {
-                bytes[n >>> 3] |= (byte) (((value >>> i) & 1) << (n & 7));
-            }
-            return this;
-        }
     }
 
     @Override

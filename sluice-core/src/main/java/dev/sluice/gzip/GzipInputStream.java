@@ -84,6 +84,8 @@ public final class GzipInputStream extends InputStream {
     private static final int END = 3;
     /** Decoding independent members on worker threads ({@link ParallelInflate}); see {@link #parallelRead}. */
     private static final int PARALLEL = 4;
+    /** Decoding through an index, pieces on worker threads ({@link PieceReader}); results as in PARALLEL. */
+    private static final int PIECES = 5;
 
     /**
      * Threads that decode independent members (Sluice's {@code SL} subfield, BGZF): the number of available
@@ -105,6 +107,12 @@ public final class GzipInputStream extends InputStream {
     private final boolean ignoreTrailingGarbage;
     private final long maxOutputBytes;
     private final int threads;
+    /** Where decoding can start, from the index the stream was built with; null without one (or when not used). */
+    private EntryPoints entryPoints;
+    /** In PIECES: the pieces' reader. */
+    private PieceReader pieces;
+    /** Output bytes per piece with an index ({@link PieceReader#PIECE_SIZE}; tests make it small). */
+    private long pieceSize = PieceReader.PIECE_SIZE;
     /** The workers, made at the first independent member; null before. */
     private ParallelInflate parallel;
     /** The sizes of the member whose header was read last, when it is decoded on a worker; else null. */
@@ -160,13 +168,19 @@ public final class GzipInputStream extends InputStream {
     /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
     public GzipInputStream(InputStream in) {
         this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, GzipEngines.inflater(),
-                DEFAULT_THREADS);
+                DEFAULT_THREADS, null);
     }
 
     GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
             InflateEngine engine, int threads) {
+        this(in, bufferSize, ignoreTrailingGarbage, maxOutputBytes, engine, threads, null);
+    }
+
+    GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
+            InflateEngine engine, int threads, EntryPoints entryPoints) {
         this.in = in;
         this.threads = threads;
+        this.entryPoints = threads > 1 && entryPoints != null && PieceReader.usable(entryPoints) ? entryPoints : null;
         this.bufferLimit = KEEP + bufferSize;
         this.buf = new byte[KEEP + Math.min(bufferSize, FIRST_INPUT_CHUNK)];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
@@ -209,7 +223,7 @@ public final class GzipInputStream extends InputStream {
                 return probe();
             }
             if (outPos == outLim) {
-                if (len >= OUTPUT_CHUNK || state == PARALLEL) {
+                if (len >= OUTPUT_CHUNK || state == PARALLEL || state == PIECES) {
                     // Long enough to make the inflate call efficient: decode straight into the caller's array.
                     // (Workers' output is copied from their arrays at any length: one copy, never two.)
                     return deliver(decode(b, off, (int) Math.min(len, allowed)));
@@ -270,7 +284,7 @@ public final class GzipInputStream extends InputStream {
         long total = 0;
         while (true) {
             boolean more = outPos == outLim && failure == null && totalOut < maxOutputBytes;
-            if (state == PARALLEL && more) {
+            if ((state == PARALLEL || state == PIECES) && more) {
                 try {
                     if (current == null || currentPos == current.len) {
                         nextMember();
@@ -417,6 +431,7 @@ public final class GzipInputStream extends InputStream {
                     beginMember();
                     break;
                 case PARALLEL:
+                case PIECES:
                     if (b == null) {
                         view = EMPTY;
                         return 0;
@@ -621,8 +636,20 @@ public final class GzipInputStream extends InputStream {
         return true;
     }
 
-    /** After a member's header: decode it here (DATA) or, if it is independent, on the workers (PARALLEL). */
-    private void beginMember() {
+    /**
+     * After a member's header: decode it here (DATA) or, if it is independent, on the workers (PARALLEL); with an
+     * index, the whole file from the first member's data on, in pieces (PIECES).
+     */
+    private void beginMember() throws IOException {
+        if (entryPoints != null) {
+            parallel = new ParallelInflate(threads, PieceReader.maxInFlight(threads));
+            pieces = new PieceReader(entryPoints, parallel, in, buf, pos, lim, bufStart, claimed,
+                    ignoreTrailingGarbage, pieceSize);
+            entryPoints = null;
+            pos = lim; // the reader has those bytes now
+            state = PIECES;
+            return;
+        }
         if (indexed == null) {
             state = DATA;
             return;
@@ -712,6 +739,16 @@ public final class GzipInputStream extends InputStream {
         if (current != null) {
             parallel.recycle(current);
             current = null;
+        }
+        if (state == PIECES) {
+            current = pieces.next();
+            currentPos = 0;
+            if (current == null) {
+                trailingGarbageIgnored = pieces.trailingGarbageIgnored();
+                state = END;
+                return false;
+            }
+            return true;
         }
         readAhead();
         ParallelInflate.Decoded d = parallel.take();
@@ -847,8 +884,41 @@ public final class GzipInputStream extends InputStream {
         private boolean ignoreTrailingGarbage;
         private long maxOutputBytes = Long.MAX_VALUE;
         private int threads = DEFAULT_THREADS;
+        private EntryPoints entryPoints;
+        private long pieceSize = PieceReader.PIECE_SIZE;
 
         private Builder() {}
+
+        /** Output bytes per piece with an index (tests: tiny pieces). */
+        Builder pieceSize(long bytes) {
+            this.pieceSize = Checks.positive(bytes, "pieceSize");
+            return this;
+        }
+
+        /**
+         * Decodes any gzip (one member, as gzip and pigz write, or many) on {@link #threads} worker threads through
+         * {@code index}, the index of the data the stream will read (null: none, the default). The stream still
+         * reads its source once, in order, without seeking: it cuts the compressed bytes at the index's checkpoints
+         * into pieces of a few MiB of output, each decoded by a worker that starts at its checkpoint with the
+         * checkpoint's 32 KiB window, and returns the pieces in order. Every member's CRC32 and ISIZE is still
+         * checked (combined from the pieces').
+         *
+         * <p>An index that does not fit the data (another file's, or one that lies: the compressed size, the
+         * CRC32s of the file's first and last 64 KiB that Sluice's index format records, a checkpoint's offsets or
+         * window) is a {@link ZipException} naming the offset; no piece's bytes are returned before the checks that
+         * cover them passed, so such an index never yields wrong bytes. Input shorter than the index says is such a
+         * {@link ZipException} too (a stream cannot tell a truncated file from another file's index); corrupt data
+         * is reported as without an index. A worker's exception surfaces, in order, on the caller's next read.
+         *
+         * <p>With one thread, and for an index whose entry points are more than 64 MiB apart (in or out), the index
+         * is not used: the stream decodes as without it. {@link GzipInputStream#header()} is then the first member's
+         * header for the whole stream. Memory: up to {@code 2 × threads + 1} pieces of about 4 MiB of output and
+         * their input.
+         */
+        public Builder index(GzipIndex index) {
+            this.entryPoints = index == null ? null : index.entryPoints();
+            return this;
+        }
 
         /**
          * Threads that decode independent members (1..256; default {@link #DEFAULT_THREADS}); 1 decodes everything
@@ -889,8 +959,10 @@ public final class GzipInputStream extends InputStream {
 
         /** A stream reading {@code in} with these settings. */
         public GzipInputStream build(InputStream in) {
-            return new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage, maxOutputBytes,
-                    GzipEngines.inflater(), threads);
+            GzipInputStream s = new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage,
+                    maxOutputBytes, GzipEngines.inflater(), threads, entryPoints);
+            s.pieceSize = pieceSize;
+            return s;
         }
     }
 }

@@ -36,6 +36,16 @@ interface InflateEngine {
         throw new UnsupportedOperationException("this engine decodes into the caller's arrays only");
     }
 
+    /**
+     * Sets the 32 KiB (or fewer) bytes that precede the deflate data to come, which its matches may refer to: the
+     * window of an index checkpoint. Only after {@link #reset()} (or on a new engine) and before the first
+     * {@link #setInput}; {@code len} at most {@link #MAX_DICTIONARY}.
+     */
+    void setDictionary(byte[] b, int off, int len);
+
+    /** Deflate's window: the longest dictionary {@link #setDictionary} takes. */
+    int MAX_DICTIONARY = 32 * 1024;
+
     /** True once the final deflate block has been decoded. */
     boolean finished();
 

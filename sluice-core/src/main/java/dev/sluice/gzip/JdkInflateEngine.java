@@ -23,6 +23,15 @@ final class JdkInflateEngine implements InflateEngine {
     }
 
     @Override
+    public void setDictionary(byte[] b, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        if (len > MAX_DICTIONARY) {
+            throw new IllegalArgumentException("dictionary of " + len + " bytes, at most " + MAX_DICTIONARY);
+        }
+        inflater.setDictionary(b, off, len);
+    }
+
+    @Override
     public boolean finished() {
         return inflater.finished();
     }

@@ -26,6 +26,7 @@ final class ParallelInflate {
     static final int MAX_RATIO = 1032;
 
     private final int threads;
+    private final int maxInFlight;
     private ThreadPoolExecutor pool;
     private final ArrayDeque<Future<Decoded>> inFlight = new ArrayDeque<>();
     /** Idle decoders. At most one per worker is created. */
@@ -36,7 +37,13 @@ final class ParallelInflate {
     private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
 
     ParallelInflate(int threads) {
+        this(threads, Math.max(2 * threads, MIN_IN_FLIGHT));
+    }
+
+    /** Workers that hold at most {@code maxInFlight} results (members or pieces) submitted and not yet taken. */
+    ParallelInflate(int threads, int maxInFlight) {
         this.threads = threads;
+        this.maxInFlight = maxInFlight;
     }
 
     /**
@@ -47,7 +54,7 @@ final class ParallelInflate {
      * 2-fork runs with 4).
      */
     int maxInFlight() {
-        return Math.max(2 * threads, MIN_IN_FLIGHT);
+        return maxInFlight;
     }
 
     static final int MIN_IN_FLIGHT = 8;
@@ -62,6 +69,14 @@ final class ParallelInflate {
             pool = Workers.pool("sluice-gunzip", threads);
         }
         inFlight.add(pool.submit(new Task(member, header, body, len)));
+    }
+
+    /** Decodes {@code piece} on a worker, into an output array of at least {@code outSize} bytes. */
+    void submit(Piece piece, int outSize) {
+        if (pool == null) {
+            pool = Workers.pool("sluice-gunzip", threads);
+        }
+        inFlight.add(pool.submit(new PieceTask(piece, outSize)));
     }
 
     /** Queues a failure of the caller's own (a corrupt or truncated header or body), to surface in order. */
@@ -116,16 +131,48 @@ final class ParallelInflate {
         }
     }
 
-    /** A decoded member: its header and {@code out[0..len)}. */
+    /** A decoded member (its header) or piece (what it saw of members): {@code out[0..len)}. */
     static final class Decoded {
         final GzipHeader header;
         final byte[] out;
         final int len;
+        /** The piece decoded, or null for a whole member. */
+        final Piece piece;
 
         Decoded(GzipHeader header, byte[] out, int len) {
+            this(header, out, len, null);
+        }
+
+        Decoded(GzipHeader header, byte[] out, int len, Piece piece) {
             this.header = header;
             this.out = out;
             this.len = len;
+            this.piece = piece;
+        }
+    }
+
+    /** One piece of an indexed file for a worker. */
+    private final class PieceTask implements Callable<Decoded> {
+        private final Piece piece;
+        private final int outSize;
+
+        PieceTask(Piece piece, int outSize) {
+            this.piece = piece;
+            this.outSize = outSize;
+        }
+
+        @Override
+        public Decoded call() throws IOException {
+            byte[] out = freeOutputs.poll();
+            if (out == null || out.length < outSize) {
+                out = new byte[outSize];
+            }
+            InflateEngine e = borrowEngine();
+            try {
+                return piece.decode(e, out);
+            } finally {
+                returnEngine(e);
+            }
         }
     }
 

@@ -148,6 +148,32 @@ final class IsalInflateEngine implements InflateEngine {
         state.set(ValueLayout.JAVA_INT, AVAIL_IN, n);
     }
 
+    /**
+     * {@code isal_inflate_set_dict}, which copies the dictionary into the state's history buffer: the bytes go
+     * through the input block, which holds no input yet (the first {@link #setInput} overwrites them).
+     */
+    @Override
+    public void setDictionary(byte[] b, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        checkOpen();
+        if (len > MAX_DICTIONARY) {
+            throw new IllegalArgumentException("dictionary of " + len + " bytes, at most " + MAX_DICTIONARY);
+        }
+        if (chunkLen != 0 || inLen != 0 || availIn() != 0) {
+            throw new IllegalStateException("setDictionary after input");
+        }
+        MemorySegment.copy(b, off, in, ValueLayout.JAVA_BYTE, PREFIX, len);
+        int ret;
+        try {
+            ret = (int) NativeEngines.IsalInflate.SET_DICT.invokeExact(state, in.asSlice(PREFIX), len);
+        } catch (Throwable t) {
+            throw NativeEngines.rethrow(t);
+        }
+        if (ret != 0) {
+            throw new IllegalStateException("isal_inflate_set_dict returned " + ret);
+        }
+    }
+
     @Override
     public int inflate(byte[] b, int off, int len) throws DataFormatException {
         java.util.Objects.checkFromIndexSize(off, len, b.length);

@@ -109,16 +109,20 @@ final class NativeEngines {
         static final MethodHandle INIT;
         static final MethodHandle RESET;
         static final MethodHandle INFLATE;
+        /** {@code int isal_inflate_set_dict(struct inflate_state *, uint8_t *, uint32_t)} (igzip_lib.h, 2.30). */
+        static final MethodHandle SET_DICT;
         static final String PROBLEM;
 
         static {
-            MethodHandle[] h = new MethodHandle[3];
+            MethodHandle[] h = new MethodHandle[4];
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
                     h[0] = bind(IsalLib.LIB, "isal_inflate_init", VOID_PTR);
                     h[1] = bind(IsalLib.LIB, "isal_inflate_reset", VOID_PTR);
                     h[2] = bind(IsalLib.LIB, "isal_inflate", INT_PTR);
+                    h[3] = bind(IsalLib.LIB, "isal_inflate_set_dict",
+                            FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
                     problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
                 }
@@ -126,6 +130,7 @@ final class NativeEngines {
             INIT = h[0];
             RESET = h[1];
             INFLATE = h[2];
+            SET_DICT = h[3];
             PROBLEM = problem != null ? problem : selfTest("ISA-L inflate", new IsalInflateEngine(), null);
         }
 

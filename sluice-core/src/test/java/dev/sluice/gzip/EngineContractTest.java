@@ -352,6 +352,79 @@ abstract class EngineContractTest {
         }
     }
 
+    /** A stream made with a preset dictionary (the JDK's raw Deflater) decodes after {@link InflateEngine#setDictionary}. */
+    @Test
+    void decodesWithADictionary() throws DataFormatException {
+        assumeTrue(inflates(), "not a decoder");
+        Random r = new Random(SEED);
+        InflateEngine e = engine().inflater();
+        try {
+            for (int round = 0; round < 20; round++) {
+                byte[] all = TestData.mixed(r, 40_000 + r.nextInt(200_000));
+                int dictLen = round == 0 ? 0 : 1 + r.nextInt(InflateEngine.MAX_DICTIONARY);
+                Deflater d = new Deflater(1 + r.nextInt(9), true);
+                d.setDictionary(all, 0, dictLen);
+                d.setInput(all, dictLen, all.length - dictLen);
+                d.finish();
+                ByteArrayOutputStream packed = new ByteArrayOutputStream();
+                byte[] buf = new byte[65_536];
+                while (!d.finished()) {
+                    packed.write(buf, 0, d.deflate(buf));
+                }
+                d.end();
+                e.reset();
+                e.setDictionary(all, 0, dictLen);
+                byte[] p = packed.toByteArray();
+                e.setInput(p, 0, p.length);
+                byte[] out = new byte[all.length - dictLen + 1];
+                int n = 0;
+                for (int i = 0; i < 1000 && !e.finished(); i++) {
+                    n += e.inflate(out, n, out.length - n);
+                }
+                assertTrue(e.finished(), "round " + round + " seed " + SEED);
+                assertArrayEquals(Arrays.copyOfRange(all, dictLen, all.length), Arrays.copyOf(out, n),
+                        "dictionary of " + dictLen + ", seed " + SEED);
+            }
+        } finally {
+            e.end();
+        }
+    }
+
+    /**
+     * From every checkpoint of an index (every bit offset 0-7) to the next, a {@link Piece} decoded with this engine
+     * (window as dictionary, empty blocks before, an empty final block at the next checkpoint) gives exactly the bytes
+     * between them and finishes exactly at the next checkpoint.
+     */
+    @Test
+    void decodesEveryPieceBetweenCheckpoints(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws java.io.IOException {
+        assumeTrue(inflates(), "not a decoder");
+        Random r = new Random(SEED);
+        byte[] data = TestData.mixed(r, 1_000_000);
+        byte[] gz = TestData.member(GzipHeader.minimal(), data, 1 + r.nextInt(9));
+        java.nio.file.Path file = tmp.resolve("pieces.gz");
+        java.nio.file.Files.write(file, gz);
+        GzipIndex ix = GzipIndex.build(file, 1 + r.nextInt(5_000));
+        InflateEngine e = engine().inflater();
+        try {
+            for (int c = 0; c + 1 < ix.checkpoints(); c++) {
+                long from = ix.cpBit[c] >>> 3;
+                long to = (ix.cpBit[c + 1] + 7) >>> 3;
+                byte[] in = new byte[Piece.ROOM + (int) (to - from) + BitStarts.MAX_SUFFIX];
+                System.arraycopy(gz, (int) from, in, Piece.ROOM, (int) (to - from));
+                long target = ix.cpU[c + 1] - ix.cpU[c];
+                Piece p = new Piece(from, in, (int) (to - from), (int) (ix.cpBit[c] & 7), ix.windows[c], ix.cpU[c],
+                        target, false, (int) (ix.cpBit[c + 1] & 7), ix.windows[c + 1], false, false);
+                ParallelInflate.Decoded d = p.decode(e, new byte[(int) target]);
+                assertArrayEquals(Arrays.copyOfRange(data, (int) ix.cpU[c], (int) ix.cpU[c + 1]),
+                        Arrays.copyOf(d.out, d.len), "checkpoint " + c + " seed " + SEED);
+            }
+        } finally {
+            e.end();
+        }
+        assertTrue(ix.checkpoints() > 5, ix.toString());
+    }
+
     static byte[] jdkDeflate(byte[] data, int level) {
         Deflater d = new Deflater(level, true);
         d.setInput(data);

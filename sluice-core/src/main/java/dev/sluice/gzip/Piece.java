@@ -1,0 +1,306 @@
+package dev.sluice.gzip;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.ZipException;
+
+/**
+ * One stretch of a gzip file between two {@link EntryPoints} entries, decoded on a worker ({@link ParallelInflate}):
+ * its compressed bytes, where decoding starts (bit offset, window) and where it must stop (the next entry's
+ * uncompressed offset, or the next member's data). What it cannot check alone (a CRC32 and ISIZE of a member that
+ * began in an earlier piece) it reports as {@link Segment}s, for {@link PieceReader} to combine in order.
+ *
+ * <p>Written by the caller's thread before it is submitted and by one worker after; the pool's hand-over orders them.
+ */
+final class Piece {
+    /** Room in front of the input for {@link BitStarts}' empty blocks. */
+    static final int ROOM = BitStarts.MAX_PREFIX;
+
+    /** Compressed offset of {@code in[ROOM]}. */
+    final long offset;
+    /**
+     * The compressed bytes at {@code in[ROOM..ROOM+len)}, and {@link BitStarts#MAX_SUFFIX} bytes of room after them.
+     */
+    final byte[] in;
+    final int len;
+    /** Bits of {@code in[ROOM]} before the start (0..7). */
+    final int skipBits;
+    /** The start's window (null: a member's first deflate byte, no dictionary). */
+    final byte[] window;
+    /** Uncompressed offset of the start. */
+    final long u;
+    /** Output bytes up to where the piece ends, or -1 when unknown (the last piece of an index without the size). */
+    final long target;
+    /** True if the piece ends at a member's deflate data (its input ends there); false: at a checkpoint. */
+    final boolean endsAtMember;
+    /** For a piece that ends at a checkpoint: the checkpoint's bits in the last byte of the input (0..7). */
+    final int endBits;
+    /** The window of the checkpoint it ends at, to compare with the output's last bytes; or null. */
+    final byte[] endWindow;
+    /** True for the last piece: its input runs to the end of the file (or {@link #cut}). */
+    final boolean last;
+    /** For the last piece: its input stops short of the end of the file (it was longer than a piece may be). */
+    final boolean cut;
+
+    /** {@code in}'s first and last byte as read: the worker overwrites bits of both (see {@link BitStarts}). */
+    final byte first;
+    final byte last1;
+
+    // Results, written by the worker.
+    final List<Segment> segments = new ArrayList<>(2);
+    /** For the last piece: offset in {@link #in} of the first byte after the last member (trailing data), or -1. */
+    int trailingAt = -1;
+
+    Piece(long offset, byte[] in, int len, int skipBits, byte[] window, long u, long target, boolean endsAtMember,
+            int endBits, byte[] endWindow, boolean last, boolean cut) {
+        this.offset = offset;
+        this.in = in;
+        this.len = len;
+        this.skipBits = skipBits;
+        this.window = window;
+        this.u = u;
+        this.target = target;
+        this.endsAtMember = endsAtMember;
+        this.endBits = endBits;
+        this.endWindow = endWindow;
+        this.last = last;
+        this.cut = cut;
+        this.first = len > 0 ? in[ROOM] : 0;
+        this.last1 = len > 0 ? in[ROOM + len - 1] : 0;
+    }
+
+    /**
+     * Adds the input's bytes at compressed offsets {@code [from, to)} to {@code crc} as they were read, whatever the
+     * worker has done to the first and last (the caller's thread reads them while a worker may write them).
+     */
+    void crcOf(long from, long to, java.util.zip.Checksum crc) {
+        int a = ROOM + (int) (from - offset);
+        int b = ROOM + (int) (to - offset);
+        int lastAt = ROOM + len - 1;
+        if (a < b && a == ROOM) {
+            crc.update(first);
+            a++;
+        }
+        int mid = Math.min(b, lastAt);
+        if (a < mid) {
+            crc.update(in, a, mid - a);
+            a = mid;
+        }
+        if (a < b && a == lastAt) {
+            crc.update(last1);
+        }
+    }
+
+    /**
+     * What a piece saw of one member: {@code crc} and {@code length} of the member's bytes in the piece; if the member
+     * ended in it, its trailer and the offset after it; if a member started in it, where and what its header claims.
+     */
+    static final class Segment {
+        long crc;
+        long length;
+        boolean ended;
+        long trailerCrc;
+        long trailerSize;
+        long endOffset;
+        /** Offset of the header of the member that starts after this segment, or -1 if none does in this piece. */
+        long nextHeader = -1;
+        int nextHeaderLength;
+        GzipMembers.Member nextClaim;
+    }
+
+    private String where() {
+        return "in the piece from compressed offset " + offset + (skipBits > 0 ? " bit " + skipBits : "")
+                + ", uncompressed " + u;
+    }
+
+    /**
+     * Runs on a worker: decodes the piece into {@code out} (which has room for the target and one byte more, or
+     * grows) with {@code e}, fills {@link #segments} and returns the decoded bytes' array and count as a
+     * {@link ParallelInflate.Decoded}.
+     */
+    ParallelInflate.Decoded decode(InflateEngine e, byte[] out) throws IOException {
+        int end = ROOM + len;
+        boolean atCheckpoint = !endsAtMember && !last;
+        if (atCheckpoint) {
+            // The data ends at the checkpoint with an empty final block: the engine must finish exactly there.
+            end = BitStarts.end(in, endBits == 0 ? end : end - 1, endBits);
+        }
+        e.reset();
+        if (window != null && window.length > 0) {
+            e.setDictionary(window, 0, window.length);
+        }
+        int start = BitStarts.prime(in, ROOM, skipBits);
+        e.setInput(in, start, end - start);
+        CRC32 crc = new CRC32();
+        Segment seg = new Segment();
+        int produced = 0;
+        int segStart = 0;
+        for (int stalls = 0; ; ) {
+            // Never more room than the target, plus one byte to catch data that runs on past it.
+            int room = target < 0 ? out.length - produced
+                    : (int) Math.min(out.length - produced, target - produced + 1);
+            if (room == 0) {
+                out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, 2L * out.length + 1));
+                continue;
+            }
+            int n;
+            try {
+                n = e.inflate(out, produced, room);
+            } catch (DataFormatException x) {
+                throw new ZipException("invalid deflate data (or an index that does not fit the gzip data) "
+                        + where() + ": " + x.getMessage());
+            }
+            if (n > 0) {
+                crc.update(out, produced, n);
+                produced += n;
+                if (target >= 0 && produced > target) {
+                    throw new ZipException("index does not fit the gzip data: more than the " + target
+                            + " bytes the index gives " + where());
+                }
+                stalls = 0;
+                continue;
+            }
+            if (e.finished()) {
+                int pos = end - e.remaining();
+                if (atCheckpoint && end - pos < 8) {
+                    if (pos != end) {
+                        throw new ZipException("index does not fit the gzip data: the deflate data does not end at"
+                                + " the next checkpoint (bit " + endBits + " of compressed offset "
+                                + (offset + (endBits == 0 ? len : len - 1)) + ") " + where());
+                    }
+                    break; // at the checkpoint: the next piece goes on from there
+                }
+                if (end - pos < 8) {
+                    throw ranOut(pos + (end - pos), "the trailer");
+                }
+                seg.crc = crc.getValue();
+                seg.length = produced - segStart;
+                seg.ended = true;
+                seg.trailerCrc = GzipMembers.le(in, pos, 4);
+                seg.trailerSize = GzipMembers.le(in, pos + 4, 4);
+                seg.endOffset = offset + pos + 8 - ROOM;
+                segments.add(seg);
+                seg = new Segment();
+                crc.reset();
+                segStart = produced;
+                int next = pos + 8;
+                if (next == end) {
+                    if (last && !cut) {
+                        return done(out, produced);
+                    }
+                    throw ranOut(next, "the next member's header");
+                }
+                if (last && (in[next] != 0x1f || next + 1 < end && in[next + 1] != (byte) 0x8b)) {
+                    trailingAt = next; // not a member: trailing zeros or garbage, for the reader to judge
+                    return done(out, produced);
+                }
+                if (next + 1 == end) {
+                    throw ranOut(end, "the next member's header");
+                }
+                Segment prev = segments.get(segments.size() - 1);
+                int hl = header(next, end, prev);
+                int data = next + hl;
+                if (endsAtMember && !last && data == end) {
+                    return done(out, produced);
+                }
+                e.reset();
+                e.setInput(in, data, end - data);
+                stalls = 0;
+                continue;
+            }
+            if (e.needsInput()) {
+                throw ranOut(end, "the deflate data");
+            }
+            if (++stalls > 2) {
+                throw new ZipException("deflate decoder made no progress " + where());
+            }
+        }
+        // At a checkpoint inside a member: the segment goes on in the next piece.
+        seg.crc = crc.getValue();
+        seg.length = produced - segStart;
+        segments.add(seg);
+        if (endWindow != null) {
+            checkWindow(out, produced);
+        }
+        return done(out, produced);
+    }
+
+    private ParallelInflate.Decoded done(byte[] out, int produced) throws ZipException {
+        if (target >= 0 && produced != target) {
+            throw new ZipException("index does not fit the gzip data: " + produced + " bytes decoded " + where()
+                    + ", the index says " + target);
+        }
+        return new ParallelInflate.Decoded(null, out, produced, this);
+    }
+
+    /** The input ended at {@code at} while reading {@code what}: truncated file, or an index that does not fit. */
+    private IOException ranOut(int at, String what) {
+        long where = offset + at - ROOM;
+        if (last && !cut) {
+            return new EOFException("truncated gzip input: end of stream at offset " + where + " inside " + what);
+        }
+        return new ZipException("index does not fit the gzip data: " + what + " runs past compressed offset " + where
+                + (last ? " (more than a piece's input after the last checkpoint)" : ", where the next checkpoint is ")
+                + where());
+    }
+
+    /**
+     * Reads and checks the header at {@code in[at..)} (FHCRC too), notes it in {@code seg} and returns its length.
+     */
+    private int header(int at, int end, Segment seg) throws IOException {
+        HeaderBytes bytes = new HeaderBytes(at, end);
+        seg.nextHeader = offset + at - ROOM;
+        seg.nextClaim = GzipMembers.readHeader(bytes, seg.nextHeader);
+        int length = bytes.next - at;
+        seg.nextHeaderLength = length;
+        if ((in[at + 3] & GzipHeader.FHCRC) != 0) {
+            CRC32 c = new CRC32();
+            c.update(in, at, length - 2);
+            int computed = (int) c.getValue() & 0xffff;
+            int stored = (int) GzipMembers.le(in, at + length - 2, 2);
+            if (stored != computed) {
+                throw new ZipException(String.format("header CRC16 (FHCRC) mismatch: expected 0x%04x (FHCRC field),"
+                        + " actual 0x%04x (header bytes) in member at offset %d", stored, computed, seg.nextHeader));
+            }
+        }
+        return length;
+    }
+
+    /** The piece's input as {@link GzipMembers.Bytes}, from {@code next} to {@code end}. */
+    private final class HeaderBytes implements GzipMembers.Bytes {
+        int next;
+        private final int end;
+
+        HeaderBytes(int next, int end) {
+            this.next = next;
+            this.end = end;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (next >= end) {
+                throw ranOut(end, "a member header");
+            }
+            return in[next++] & 0xff;
+        }
+    }
+
+    /** The output's last bytes (after the start's window) against the end checkpoint's window. */
+    private void checkWindow(byte[] out, int produced) throws ZipException {
+        byte[] w = endWindow;
+        int fromOut = Math.min(w.length, produced);
+        int fromStart = w.length - fromOut;
+        boolean same = Arrays.equals(w, fromStart, w.length, out, produced - fromOut, produced)
+                && (fromStart == 0 || window != null && window.length >= fromStart
+                        && Arrays.equals(w, 0, fromStart, window, window.length - fromStart, window.length));
+        if (!same) {
+            throw new ZipException("index does not fit the gzip data: the window of the checkpoint at uncompressed "
+                    + (u + target) + " is not the data before it");
+        }
+    }
+}
