@@ -22,11 +22,6 @@ import picocli.CommandLine.Parameters;
                 + "gztool -b uses). Use it with 'sluice extract'.",
             "Exit status: 0 ok, 2 trouble (unreadable, corrupt or truncated gzip)."})
 final class IndexCommand implements Callable<Integer> {
-    /** The extension of Sluice's index files. */
-    static final String SLUICE_EXTENSION = ".sgzi";
-    /** The extension of indexed_gzip index files as Sluice names them. */
-    static final String GZIDX_EXTENSION = ".gzidx";
-
     @Parameters(index = "0", paramLabel = "FILE.gz")
     Path file;
 
@@ -74,11 +69,6 @@ final class IndexCommand implements Callable<Integer> {
     }
 
     static Path defaultIndex(Path gz, GzipIndex.Format format) {
-        String name = gz.getFileName().toString();
-        if (format == GzipIndex.Format.GZTOOL) {
-            // gztool names the index of a.gz a.gzi (bgzip's a.gz.gzi is another format).
-            return gz.resolveSibling((name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name) + ".gzi");
-        }
-        return gz.resolveSibling(name + (format == GzipIndex.Format.SLUICE ? SLUICE_EXTENSION : GZIDX_EXTENSION));
+        return gz.resolveSibling(format.fileName(gz.getFileName().toString()));
     }
 }
