@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.gzip.GzipIndex;
 import java.io.ByteArrayOutputStream;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 21: {@code sluice gunzip} and the index beside its FILE ({@link IndexBeside}): found and used when it fits;
- * stale, of another file, unreadable or not an index: a warning, exit status 2, and the same output; {@code --index}
- * and {@code --no-index}; and what {@code sluice index} says about it. Every output is compared byte for byte.
+ * stale, of another file, unreadable or not an index: a warning, exit status 2, and the same output; one that passes
+ * the checks but lies: the decoder's error; {@code --index} and {@code --no-index}; and what {@code sluice index}
+ * says about it. Every output is compared byte for byte.
  */
 class GunzipIndexTest {
 
@@ -78,10 +81,14 @@ class GunzipIndexTest {
         return new String[] {r[0], r[2]};
     }
 
+    /** What the last {@link #choose} printed. */
+    private String chooseErr;
+
     private GzipIndex choose(Path named) {
         StringWriter err = new StringWriter();
         GzipFiles io = new GzipFiles(new PrintWriter(err, true));
         GzipIndex chosen = IndexBeside.choose(gz, named, io);
+        chooseErr = err.toString();
         assertEquals(chosen == null && !err.toString().isEmpty() ? GzipFiles.WARNING : GzipFiles.OK, io.exit(),
                 err.toString());
         return chosen;
@@ -163,6 +170,47 @@ class GunzipIndexTest {
         r = gunzip();
         assertEquals("2", r[0], r[1]);
         assertTrue(r[1].contains("not used ("), r[1]);
+    }
+
+    /**
+     * The index reaches the decoder: a GZIDX file (no checksum) whose windows were overwritten passes IndexBeside's
+     * checks, and the decoder, working through it on several threads, refuses it: an error, exit 1, no output file.
+     * Without the index the same FILE decodes. (With one thread the decoder does not use an index.)
+     */
+    @Test
+    void anIndexWhoseWindowsLieIsTheDecodersError() throws IOException {
+        assumeTrue(Runtime.getRuntime().availableProcessors() > 1
+                && System.getProperty("sluice.gzip.inflateThreads") == null, "one thread: no index decoding");
+        // Larger than the decoder's pieces (about 4 MiB of output), so that pieces start at checkpoints.
+        ByteArrayOutputStream big = new ByteArrayOutputStream();
+        for (int i = 0; i < 18; i++) {
+            big.writeBytes(data);
+            big.write('0' + i % 10);
+        }
+        data = big.toByteArray();
+        Files.write(gz, gzip(data));
+        Files.setLastModifiedTime(gz, FileTime.fromMillis(1_600_000_000_000L));
+        Path index = index(gz, Path.of(gz + ".gzidx"), GzipIndex.Format.INDEXED_GZIP);
+        byte[] b = Files.readAllBytes(index);
+        int windows = GzipIndex.load(index).checkpoints();
+        assertTrue(windows > 2, "checkpoints: " + windows);
+        // GZIDX keeps the windows, 32 KiB each, at the end of the file: overwrite all but the last one's.
+        Arrays.fill(b, b.length - windows * 32768, b.length - 32768, (byte) 'Z');
+        Files.write(index, b);
+        Files.setLastModifiedTime(index, FileTime.fromMillis(1_600_000_009_000L));
+        assertNotNull(choose(null), () -> chooseErr);
+        Files.deleteIfExists(out);
+        String[] r = MainTest.run("gunzip", "-k", gz.toString());
+        assertEquals("1", r[0], r[2]);
+        assertTrue(r[2].startsWith("sluice: " + gz + ": "), r[2]);
+        assertTrue(!Files.exists(out), "no partial output");
+        r = gunzip("--no-index");
+        assertEquals("0", r[0], r[1]);
+        // The true index, through the decoder's pieces: the same bytes.
+        index(gz, index, GzipIndex.Format.INDEXED_GZIP);
+        r = gunzip();
+        assertEquals("0", r[0], r[1]);
+        assertEquals("", r[1]);
     }
 
     @Test
