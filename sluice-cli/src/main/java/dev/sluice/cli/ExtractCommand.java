@@ -81,12 +81,7 @@ final class ExtractCommand implements Callable<Integer> {
     }
 
     static GzipIndex findIndex(Path gz) throws IOException {
-        for (GzipIndex.Format f : GzipIndex.Format.values()) {
-            Path candidate = IndexCommand.defaultIndex(gz, f);
-            if (Files.isRegularFile(candidate)) {
-                return GzipIndex.load(candidate);
-            }
-        }
-        return GzipIndex.build(gz);
+        Path beside = IndexBeside.beside(gz);
+        return beside != null ? GzipIndex.load(beside) : GzipIndex.build(gz);
     }
 }

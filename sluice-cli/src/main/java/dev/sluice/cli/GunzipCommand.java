@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gzip.GzipIndex;
 import dev.sluice.gzip.GzipInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,12 +13,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sluice gunzip [-c] [-k] [-f] [-t] [FILE...]}: gzip -d's options, messages and exit codes on
- * {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning (exit 2) with
- * the data kept, as gzip does; trailing zeros pass silently.
+ * {@code sluice gunzip [-c] [-k] [-f] [-t] [--index INDEX | --no-index] [FILE...]}: gzip -d's options, messages and
+ * exit codes on {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning
+ * (exit 2) with the data kept, as gzip does; trailing zeros pass silently. A FILE's index ({@link IndexBeside}: the
+ * one beside it or {@code --index}) goes to the decoder when it fits; one that does not is a warning (exit 2) and the
+ * FILE is decoded without it.
  */
 @Command(name = "gunzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
+            "An index beside FILE (FILE.sgzi from 'sluice index', indexed_gzip's FILE.gzidx or gztool's FILE without"
+                + " .gz plus .gzi, the first found) is used when it fits FILE: not older than FILE, and of FILE's size"
+                + " (Sluice's format: and content). One that does not fit is a warning (exit status 2), and FILE is"
+                + " decompressed without it, to the same output.",
             GzipFiles.FILES_AND_EXIT_STATUS,
             "On Java 22+ with ISA-L, a deflate block whose Huffman code is incomplete (which encoders do not write) is"
                 + " decoded when its data is intact; gzip and zlib refuse it, and so does"
@@ -30,6 +37,13 @@ final class GunzipCommand implements Callable<Integer> {
     @Option(names = {"-t", "--test"}, description = "Test the files' integrity; write nothing.")
     boolean test;
 
+    @Option(names = "--index", paramLabel = "INDEX",
+            description = "Decode the one FILE through this index (any of the three formats) instead of one beside it.")
+    Path index;
+
+    @Option(names = "--no-index", description = "Ignore any index beside the FILEs.")
+    boolean noIndex;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -37,6 +51,10 @@ final class GunzipCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (index != null && (noIndex || options.filesOrStdin().size() != 1 || options.filesOrStdin().get(0).equals("-"))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), noIndex ? "--index and --no-index exclude"
+                    + " each other" : "--index needs exactly one FILE (not standard input)");
+        }
         return run(io != null ? io : new GzipFiles(spec.commandLine().getErr()));
     }
 
@@ -63,6 +81,15 @@ final class GunzipCommand implements Callable<Integer> {
         }
 
         @Override
+        public boolean longOption(String name) {
+            if (!name.equals("no-index")) {
+                return false;
+            }
+            noIndex = true;
+            return true;
+        }
+
+        @Override
         public int run(PrintWriter unused, PrintWriter err) {
             return GunzipCommand.this.run(new GzipFiles(err));
         }
@@ -78,11 +105,9 @@ final class GunzipCommand implements Callable<Integer> {
     }
 
     private int runFiles(GzipFiles io) {
-        // Classes, not method references: linking the first lambda of a run costs milliseconds of start-up.
-        GzipFiles.Transform decompress = test ? new Check() : new Decompress();
         for (String name : options.filesOrStdin()) {
             if (name.equals("-")) {
-                io.standardStreams(decompress);
+                io.standardStreams(new Decompress(io, null));
                 continue;
             }
             Path file = Path.of(name);
@@ -90,7 +115,7 @@ final class GunzipCommand implements Callable<Integer> {
                 continue;
             }
             if (test || options.toStdout) {
-                io.toStdout(file, decompress);
+                io.toStdout(file, new Decompress(io, file));
                 continue;
             }
             String target = name.endsWith(".gz") && name.length() > 3 ? name.substring(0, name.length() - 3)
@@ -100,31 +125,44 @@ final class GunzipCommand implements Callable<Integer> {
                 io.warning(file + ": unknown suffix -- ignored");
                 continue;
             }
-            io.toFile(file, Path.of(target), options.force, options.keep, decompress);
+            io.toFile(file, Path.of(target), options.force, options.keep, new Decompress(io, file));
         }
         return io.exit();
     }
 
-    private static final class Decompress implements GzipFiles.Transform {
+    /**
+     * Checks or decompresses one input; for a FILE, through its index ({@link IndexBeside}), chosen when the work
+     * starts (after the output's checks, so a FILE skipped is not looked at). A class, not a lambda: linking the
+     * first lambda of a run costs milliseconds of start-up.
+     */
+    private final class Decompress implements GzipFiles.Transform {
+        private final GzipFiles io;
+        /** The input file, or null for standard input. */
+        private final Path file;
+
+        Decompress(GzipFiles io, Path file) {
+            this.io = io;
+            this.file = file;
+        }
+
         @Override
-        public boolean apply(InputStream in, OutputStream out) throws IOException {
-            return decompress(in, out);
+        public boolean apply(InputStream source, OutputStream out) throws IOException {
+            GzipIndex fitting = file == null || noIndex ? null : IndexBeside.choose(file, index, io);
+            // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
+            try (GzipInputStream in = decoder(fitting).build(GzipFiles.uncloseable(source))) {
+                in.transferTo(test ? OutputStream.nullOutputStream() : out); // large slices, from the workers' arrays
+                return in.trailingGarbageIgnored();
+            }
         }
     }
 
-    private static final class Check implements GzipFiles.Transform {
-        @Override
-        public boolean apply(InputStream in, OutputStream unused) throws IOException {
-            return decompress(in, OutputStream.nullOutputStream());
-        }
-    }
-
-    private static boolean decompress(InputStream source, OutputStream out) throws IOException {
-        // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
-        try (GzipInputStream in = GzipInputStream.builder().ignoreTrailingGarbage(true)
-                .build(GzipFiles.uncloseable(source))) {
-            in.transferTo(out); // large slices, and independent members written from the workers' arrays
-            return in.trailingGarbageIgnored();
-        }
+    /**
+     * gunzip's decoder: trailing garbage kept as a warning, and FILE's fitting index (or null), with which the
+     * decoder works on several threads. An index that passed {@link IndexBeside}'s checks and still does not fit
+     * (one whose windows lie) is the decoder's ZipException: an error, never wrong bytes.
+     */
+    static GzipInputStream.Builder decoder(GzipIndex index) {
+        GzipInputStream.Builder b = GzipInputStream.builder().ignoreTrailingGarbage(true);
+        return index == null ? b : b.index(index);
     }
 }

@@ -13,20 +13,18 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code sluice index FILE.gz}: builds a {@link GzipIndex} of any gzip file and saves it next to it as
  * {@code FILE.gz.sgzi} (Sluice's format), or with {@code --format indexed_gzip} as {@code FILE.gz.gzidx}, which
- * indexed_gzip's {@code import_index} reads. {@code sluice extract} then reads any byte range quickly.
+ * indexed_gzip's {@code import_index} reads. {@code sluice extract} then reads any byte range quickly, and
+ * {@code sluice gunzip} decodes through the index beside its FILE; the command says whether gunzip will find the one
+ * it wrote.
  */
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = {"Build a random-access index of a gzip FILE (any gzip: one member or many, from any tool).",
             "Saved as FILE.sgzi (Sluice's format) or, with --format indexed_gzip, FILE.gzidx (indexed_gzip's "
                 + "GZIDX format), or with --format gztool, FILE without .gz plus .gzi (gztool's format, which "
-                + "gztool -b uses). Use it with 'sluice extract'.",
+                + "gztool -b uses). 'sluice gunzip FILE' and 'sluice extract' use the index beside FILE while it is"
+                + " not older than FILE and fits it; this command says whether they will use the one it wrote.",
             "Exit status: 0 ok, 2 trouble (unreadable, corrupt or truncated gzip)."})
 final class IndexCommand implements Callable<Integer> {
-    /** The extension of Sluice's index files. */
-    static final String SLUICE_EXTENSION = ".sgzi";
-    /** The extension of indexed_gzip index files as Sluice names them. */
-    static final String GZIDX_EXTENSION = ".gzidx";
-
     @Parameters(index = "0", paramLabel = "FILE.gz")
     Path file;
 
@@ -69,16 +67,23 @@ final class IndexCommand implements Callable<Integer> {
         err.println("sluice: " + out + ": " + index.members() + " member(s), " + index.checkpoints()
                 + " checkpoint(s), " + index.uncompressedSize() + " bytes uncompressed, index "
                 + java.nio.file.Files.size(out) + " bytes");
+        err.println("sluice: " + whoUses(file, out));
         err.flush();
         return 0;
     }
 
-    static Path defaultIndex(Path gz, GzipIndex.Format format) {
-        String name = gz.getFileName().toString();
-        if (format == GzipIndex.Format.GZTOOL) {
-            // gztool names the index of a.gz a.gzi (bgzip's a.gz.gzi is another format).
-            return gz.resolveSibling((name.endsWith(".gz") ? name.substring(0, name.length() - 3) : name) + ".gzi");
+    /** Whether 'sluice gunzip' and 'sluice extract' of {@code gz} find {@code index} beside it ({@link IndexBeside}). */
+    static String whoUses(Path gz, Path index) throws IOException {
+        Path found = IndexBeside.beside(gz);
+        if (found != null && java.nio.file.Files.isSameFile(found, index)) {
+            return "'sluice gunzip " + gz + "' and 'sluice extract' will use " + index + " while " + gz
+                    + " does not change";
         }
-        return gz.resolveSibling(name + (format == GzipIndex.Format.SLUICE ? SLUICE_EXTENSION : GZIDX_EXTENSION));
+        return "'sluice gunzip' uses " + index + " only when named: 'sluice gunzip --index " + index + " " + gz + "'"
+                + (found == null ? "" : " (beside " + gz + " it finds " + found + " first)");
+    }
+
+    static Path defaultIndex(Path gz, GzipIndex.Format format) {
+        return gz.resolveSibling(format.fileName(gz.getFileName().toString()));
     }
 }

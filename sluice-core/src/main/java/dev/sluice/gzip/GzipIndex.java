@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 
@@ -58,7 +59,25 @@ public final class GzipIndex {
          * gztool's index file, version 0 (by convention {@code FILE.gzi} for {@code FILE.gz}), which {@code gztool -b}
          * and {@code -I} use as their own. Needs the uncompressed size.
          */
-        GZTOOL
+        GZTOOL;
+
+        /**
+         * The name an index in this format has beside the gzip file named {@code gzName}, by the convention of the
+         * tool that made the format: {@code NAME.sgzi}, {@code NAME.gzidx}, and gztool's {@code STEM.gzi} for
+         * {@code STEM.gz} ({@code NAME.gzi} for any other name). bgzip's {@code NAME.gz.gzi} is another format, not
+         * this one. The one place that says so for the CLI and sluice-hadoop.
+         */
+        public String fileName(String gzName) {
+            Checks.notNull(gzName, "gzName");
+            switch (this) {
+                case SLUICE:
+                    return gzName + ".sgzi";
+                case INDEXED_GZIP:
+                    return gzName + ".gzidx";
+                default:
+                    return (gzName.endsWith(".gz") ? gzName.substring(0, gzName.length() - 3) : gzName) + ".gzi";
+            }
+        }
     }
 
     /**
@@ -269,6 +288,29 @@ public final class GzipIndex {
     /** The number of checkpoints with windows (member starts not counted). */
     public int checkpoints() {
         return cpU.length;
+    }
+
+    /**
+     * The compressed byte offset of checkpoint {@code i} (0 to {@link #checkpoints()} - 1): the byte holding its first
+     * bit, where decoding from it starts reading. Increasing with {@code i}. With
+     * {@link #checkpointUncompressedOffset} it lets a caller share a file out at checkpoints (sluice-hadoop's splits)
+     * and read each share through {@link #openChannel}, which starts at checkpoint {@code i} when positioned at its
+     * uncompressed offset.
+     *
+     * @throws IndexOutOfBoundsException if {@code i} is not a checkpoint's number
+     */
+    public long checkpointCompressedOffset(int i) {
+        return cpBit[Objects.checkIndex(i, cpBit.length)] >>> 3;
+    }
+
+    /**
+     * The uncompressed offset of checkpoint {@code i} (see {@link #checkpointCompressedOffset}); increasing with
+     * {@code i}.
+     *
+     * @throws IndexOutOfBoundsException if {@code i} is not a checkpoint's number
+     */
+    public long checkpointUncompressedOffset(int i) {
+        return cpU[Objects.checkIndex(i, cpU.length)];
     }
 
     /** The number of gzip members this index knows the start of. */

@@ -6,10 +6,8 @@ import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Objects;
 import java.util.zip.ZipException;
 import org.apache.hadoop.fs.Seekable;
-import org.apache.hadoop.io.compress.SplitCompressionInputStream;
 
 /**
  * The decompressed lines of one split of an independent-member gzip file, positioned the way Hadoop's
@@ -30,7 +28,7 @@ import org.apache.hadoop.io.compress.SplitCompressionInputStream;
  * another gzip header, and the member must decode with the right CRC32, ISIZE (and the 'SL' uncompressed size), so
  * bytes inside compressed data that look like a header are skipped. Not thread-safe; closing closes the file.
  */
-final class MemberSplitInputStream extends SplitCompressionInputStream {
+final class MemberSplitInputStream extends SplitStream {
 
     /** A confirmed member at most this large (uncompressed) is kept from the confirming decode and not decoded again. */
     static final int KEEP_CONFIRMED = 4 << 20;
@@ -48,7 +46,6 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
     private long decoded;
     /** True while {@link #member} is the kept output of {@link #confirm}, already counted in {@link #decoded}. */
     private boolean memberCounted;
-    private boolean closed;
 
     private MemberSplitInputStream(InputStream file, long start, long end) throws IOException {
         super(file, start, end);
@@ -74,24 +71,11 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
         return s;
     }
 
-    /** read()'s one-byte array, made once rather than on every call. */
+    /** A one-byte array for {@link #openNext}'s probe. */
     private final byte[] one = new byte[1];
 
     @Override
-    public int read() throws IOException {
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, Objects.requireNonNull(b, "b").length);
-        if (closed) {
-            throw new IOException("Stream closed");
-        }
-        if (len == 0) {
-            return 0;
-        }
+    int readSome(byte[] b, int off, int len) throws IOException {
         while (true) {
             if (member == null && !openNext()) {
                 return -1;
@@ -275,17 +259,9 @@ final class MemberSplitInputStream extends SplitCompressionInputStream {
     }
 
     @Override
-    public void close() throws IOException {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        try {
-            if (member != null) {
-                member.close();
-            }
-        } finally {
-            super.close();
+    void release() throws IOException {
+        if (member != null) {
+            member.close();
         }
     }
 

@@ -22,6 +22,8 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec;
  * and BGZF's (the 'BC' subfield), at member boundaries, so a large gzip file becomes many tasks, each decompressing
  * about its own share. Other gzip files (one member, as gzip and pigz write them) still read correctly: the split
  * starting at offset 0 reads the whole file and every other split reads nothing, so nothing is decompressed twice.
+ * A codec is never told which file it reads, so it cannot find an index beside one: such files are split at their
+ * index's checkpoints by {@link IndexedGzipTextInputFormat}, which knows the path.
  *
  * <p>Register it in place of Hadoop's GzipCodec with {@code io.compression.codecs=dev.sluice.hadoop.SplittableGzipCodec}
  * (in Spark: {@code spark.hadoop.io.compression.codecs=...}); codecs named there win over the built-in ones for the

@@ -4,7 +4,6 @@ import dev.sluice.gzip.GzipInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.fs.Seekable;
-import org.apache.hadoop.io.compress.SplitCompressionInputStream;
 
 /**
  * A gzip file read from where its stream stands to the end as one multi-member stream through Sluice's
@@ -13,7 +12,7 @@ import org.apache.hadoop.io.compress.SplitCompressionInputStream;
  * reports positions no further than its end, every other split is {@linkplain #empty empty}. Also the
  * non-splitting {@code createInputStream}. Buffered (by GzipInputStream); not thread-safe; closing closes the file.
  */
-final class WholeGzipInputStream extends SplitCompressionInputStream {
+final class WholeGzipInputStream extends SplitStream {
 
     private final InputStream file;
     private GzipInputStream gzip;
@@ -35,17 +34,8 @@ final class WholeGzipInputStream extends SplitCompressionInputStream {
         return new WholeGzipInputStream(file, start, end, true);
     }
 
-    /** read()'s one-byte array, made once rather than on every call. */
-    private final byte[] one = new byte[1];
-
     @Override
-    public int read() throws IOException {
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
+    int readSome(byte[] b, int off, int len) throws IOException {
         if (gzip == null) {
             return -1;
         }
@@ -79,13 +69,9 @@ final class WholeGzipInputStream extends SplitCompressionInputStream {
     }
 
     @Override
-    public void close() throws IOException {
-        try {
-            if (gzip != null) {
-                gzip.close(); // closes the file too
-            }
-        } finally {
-            super.close();
+    void release() throws IOException {
+        if (gzip != null) {
+            gzip.close(); // closes the file too
         }
     }
 }

@@ -28,8 +28,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A map-only MapReduce job in Hadoop's LocalJobRunner over an independent-member .gz in several splits: the output
- * holds every input line once, and there was more than one map task.
+ * A map-only MapReduce job in Hadoop's LocalJobRunner over a .gz in several splits (independent members through the
+ * codec; a plain gzip file through its index): the output holds every input line once, and there was more than one
+ * map task.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class MapReduceLocalJobTest {
@@ -54,8 +55,32 @@ class MapReduceLocalJobTest {
         Files.createDirectories(input);
         byte[] gz = TestFiles.sluiceMembers(TestFiles.cut(data, 20_000), 6);
         Files.write(input.resolve("data.gz"), gz);
+        checkJob(input, gz.length / 5, TextInputFormat.class, data, 5);
+    }
 
+    /**
+     * Issue 21: a one-member file made by gzip (--rsyncable, for many DEFLATE blocks) with Sluice's index beside it
+     * in the input directory, read through IndexedGzipTextInputFormat with Hadoop's own GzipCodec registered: several
+     * map tasks, every line once, and the index file is not read as input.
+     */
+    @Test
+    void mapOnlyJobSplitsPlainGzipThroughItsIndex() throws Exception {
+        Path input = tmp.resolve("in-indexed");
+        Files.createDirectories(input);
+        byte[] gz = TestFiles.resource("gzip-rsyncable.gz");
+        Path file = input.resolve("data.gz");
+        Files.write(file, gz);
+        dev.sluice.gzip.GzipIndex.build(file, 1).save(input.resolve("data.gz.sgzi"));
+        byte[] data = TestFiles.gunzip(gz);
+        checkJob(input, gz.length / 8, IndexedGzipTextInputFormat.class, data, 6);
+    }
+
+    private void checkJob(Path input, long maxSplit, Class<? extends FileInputFormat<LongWritable, Text>> format,
+            byte[] data, int minMaps) throws Exception {
         Configuration conf = Splits.conf(tmp);
+        if (format != TextInputFormat.class) {
+            conf.unset("io.compression.codecs"); // Hadoop's GzipCodec: only the index splits the file
+        }
         // LocalJobRunner needs the checksummed LocalFileSystem; the other tests may have cached the raw one, and
         // Hadoop's FileSystem cache is keyed by scheme and user, not by configuration.
         conf.unset("fs.file.impl");
@@ -63,17 +88,17 @@ class MapReduceLocalJobTest {
         conf.set("mapreduce.framework.name", "local");
         conf.set("mapreduce.cluster.local.dir", tmp.resolve("mr-local").toString());
         conf.set("mapreduce.jobtracker.staging.root.dir", tmp.resolve("mr-staging").toString());
-        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", gz.length / 5);
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", maxSplit);
         Job job = Job.getInstance(conf, "sluice-splittable-gzip");
         job.setJarByClass(MapReduceLocalJobTest.class);
-        job.setInputFormatClass(TextInputFormat.class);
+        job.setInputFormatClass(format);
         job.setMapperClass(Identity.class);
         job.setNumReduceTasks(0);
         job.setOutputKeyClass(Text.class);
         job.setOutputValueClass(NullWritable.class);
         job.setOutputFormatClass(TextOutputFormat.class);
         FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(input.toUri()));
-        Path output = tmp.resolve("out");
+        Path output = tmp.resolve("out-" + input.getFileName());
         FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path(output.toUri()));
 
         assertTrue(job.waitForCompletion(false), "job failed");
@@ -85,7 +110,7 @@ class MapReduceLocalJobTest {
                 maps++; // a map-only job writes one part-m-NNNNN per map task
             }
         }
-        assertTrue(maps >= 5, "map tasks: " + maps);
+        assertTrue(maps >= minMaps, "map tasks: " + maps);
         List<String> expected = TestFiles.lines(data);
         assertEquals(expected.size(), job.getCounters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
         Collections.sort(got);

@@ -10,6 +10,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -21,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Spark {@code local[2]} reading an independent-member .gz with the codec registered the way the README says: text
- * and CSV come in several partitions and give exactly the rows of the same data read unsplit (uncompressed file).
+ * and CSV come in several partitions and give exactly the rows of the same data read unsplit (uncompressed file); and
+ * a plain gzip file with its index through IndexedGzipTextInputFormat.
  * Spark's scratch space and warehouse are under the test's temporary directory (CI also runs as {@code nobody}).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
@@ -90,6 +96,43 @@ class SparkLocalReadTest {
         List<String> expected = sorted(whole);
         assertEquals(20_000, expected.size());
         assertEquals(expected, sorted(split));
+    }
+
+    /**
+     * Issue 21: a one-member file made by pigz, with Sluice's index beside it, read through IndexedGzipTextInputFormat
+     * (newAPIHadoopFile): several partitions, and exactly the file's lines.
+     */
+    @Test
+    void plainGzipIsSplitThroughItsIndex() throws Exception {
+        byte[] gz = TestFiles.resource("pigz-b32.gz");
+        Path dir = Files.createDirectories(tmp.resolve("indexed"));
+        Path file = dir.resolve("pigz.gz");
+        Files.write(file, gz);
+        dev.sluice.gzip.GzipIndex.build(file, 1).save(dir.resolve("pigz.gz.sgzi"));
+        byte[] data = TestFiles.gunzip(gz);
+        // newAPIHadoopFile asks for the checksummed LocalFileSystem; other tests in this JVM may have cached the raw one.
+        org.apache.hadoop.fs.FileSystem.closeAll();
+        org.apache.hadoop.conf.Configuration conf =
+                new org.apache.hadoop.conf.Configuration(spark.sparkContext().hadoopConfiguration());
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", gz.length / 8);
+        JavaRDD<String> lines = JavaSparkContext.fromSparkContext(spark.sparkContext())
+                .newAPIHadoopFile(dir.toUri().toString(), IndexedGzipTextInputFormat.class, LongWritable.class,
+                        Text.class, conf)
+                .values().map(new ToString());
+        assertTrue(lines.getNumPartitions() >= 3, "partitions: " + lines.getNumPartitions());
+        List<String> got = new ArrayList<>(lines.collect());
+        List<String> expected = TestFiles.lines(data);
+        Collections.sort(got);
+        Collections.sort(expected);
+        assertEquals(expected, got);
+    }
+
+    /** Text to String inside the task: the record reader reuses its Text. */
+    static final class ToString implements Function<Text, String> {
+        @Override
+        public String call(Text t) {
+            return t.toString();
+        }
     }
 
     private static List<String> sorted(Dataset<Row> rows) {

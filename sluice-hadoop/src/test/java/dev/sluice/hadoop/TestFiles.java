@@ -75,6 +75,24 @@ final class TestFiles {
         return out.toByteArray();
     }
 
+    /** A fixture of this package (made by make-fixtures.sh beside it). */
+    static byte[] resource(String name) {
+        try (java.io.InputStream in = TestFiles.class.getResourceAsStream(name)) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** What the JDK's GZIPInputStream makes of {@code gz}: the reference the tests compare with. */
+    static byte[] gunzip(byte[] gz) {
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static byte[] deflate(byte[] payload, int level) {
         Deflater d = new Deflater(level, true);
         try {
