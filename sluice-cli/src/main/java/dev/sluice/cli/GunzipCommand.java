@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
 @Command(name = "gunzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
             "An index beside FILE (FILE.sgzi from 'sluice index', indexed_gzip's FILE.gzidx or gztool's FILE without"
-                + " .gz plus .gzi, the first found) is used when it fits FILE: not older than FILE, and of FILE's size"
-                + " (Sluice's format: and content). One that does not fit is a warning (exit status 2), and FILE is"
-                + " decompressed without it, to the same output.",
+                + " .gz plus .gzi, the first found) lets several threads decompress FILE when it fits FILE: not older"
+                + " than FILE, and of FILE's size (Sluice's format: and content). One that does not fit is a warning"
+                + " (exit status 2), and FILE is decompressed without it, to the same output.",
             GzipFiles.FILES_AND_EXIT_STATUS,
             "On Java 22+ with ISA-L, a deflate block whose Huffman code is incomplete (which encoders do not write) is"
                 + " decoded when its data is intact; gzip and zlib refuse it, and so does"
