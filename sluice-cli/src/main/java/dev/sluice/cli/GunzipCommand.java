@@ -154,6 +154,16 @@ final class GunzipCommand implements Callable<Integer> {
                 return in.trailingGarbageIgnored();
             }
         }
+
+        @Override
+        public boolean keepsOutputOpen() {
+            return true; // transferTo writes to out and never closes it
+        }
+
+        @Override
+        public boolean readsAhead() {
+            return true; // one thread decodes an ordinary member: the second core can do its reads
+        }
     }
 
     /**

@@ -43,6 +43,13 @@ final class GzipFiles {
     /** Files at least this large get a progress bar when stderr is a terminal. */
     static final long PROGRESS_THRESHOLD = 64L << 20;
 
+    /**
+     * Files at least this large are read on a thread of their own when the transform {@linkplain Transform#readsAhead
+     * asks for it}: 64 MiB, where the time it takes off the decoding thread (about 30 ms per GB of input,
+     * docs/benchmarks/cli.md) is well above the cost of starting a thread and its 3 MiB of chunks.
+     */
+    static final long READ_AHEAD_THRESHOLD = 64L << 20;
+
     /** Temporary files to delete if the JVM is stopped (Ctrl-C) while they are written. */
     private static final Set<Path> TEMPS = ConcurrentHashMap.newKeySet();
 
@@ -66,12 +73,33 @@ final class GzipFiles {
     interface Transform {
         /** Returns true if the data was fine but worth a warning (trailing garbage after gunzip). */
         boolean apply(InputStream in, OutputStream out) throws IOException;
+
+        /**
+         * True if {@link #apply} never closes {@code out}: it then gets stdout itself, a plain
+         * {@code FileOutputStream} through whose channel {@code GzipInputStream.transferTo} writes a native decoder's
+         * output from its memory (no copy into an array and none into the JDK's native write buffer), rather than a
+         * wrapper that only guards stdout against {@code close()}.
+         */
+        default boolean keepsOutputOpen() {
+            return false;
+        }
+
+        /**
+         * True if a large input file is better read on a thread of its own ({@link ReadAheadInputStream}): for a
+         * transform whose one thread is the bound (gunzip of an ordinary member), not for one whose workers are
+         * (gzip), where the extra copy out of the read-ahead chunks would be CPU taken from them.
+         */
+        default boolean readsAhead() {
+            return false;
+        }
     }
 
     private final PrintWriter err;
     private int exit = OK;
     InputStream stdin = System.in;
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+    /** {@link #READ_AHEAD_THRESHOLD}; tests lower it to read small files ahead. */
+    long readAheadThreshold = READ_AHEAD_THRESHOLD;
 
     GzipFiles(PrintWriter err) {
         this.err = err;
@@ -125,7 +153,7 @@ final class GzipFiles {
     /** Runs {@code t} from stdin to stdout (never closing stdout); failures are errors naming "stdin". */
     void standardStreams(Transform t) {
         try {
-            boolean warn = t.apply(stdin, uncloseable(stdout));
+            boolean warn = t.apply(stdin, stdoutFor(t));
             stdout.flush();
             if (warn) {
                 warning("stdin: decompression OK, trailing garbage ignored");
@@ -137,14 +165,19 @@ final class GzipFiles {
 
     /** Runs {@code t} from {@code source} to stdout; {@code source} stays. */
     void toStdout(Path source, Transform t) {
-        try (InputStream in = open(source)) {
-            if (t.apply(in, uncloseable(stdout))) {
+        try (InputStream in = open(source, t.readsAhead())) {
+            if (t.apply(in, stdoutFor(t))) {
                 warning(source + ": decompression OK, trailing garbage ignored");
             }
             stdout.flush();
         } catch (IOException e) {
             error(source + ": " + Main.describe(e));
         }
+    }
+
+    /** Stdout as {@code t} may get it: itself if {@code t} never closes it, else a wrapper whose close only flushes. */
+    private OutputStream stdoutFor(Transform t) {
+        return t.keepsOutputOpen() ? stdout : uncloseable(stdout);
     }
 
     /**
@@ -164,7 +197,8 @@ final class GzipFiles {
             boolean warn;
             // A FileOutputStream, not Files.newOutputStream: GzipInputStream.transferTo writes a native decoder's
             // output straight from its memory through a FileOutputStream's channel, without copying it to an array.
-            try (InputStream in = open(source); OutputStream out = new FileOutputStream(temp.toFile())) {
+            try (InputStream in = open(source, t.readsAhead());
+                    OutputStream out = new FileOutputStream(temp.toFile())) {
                 warn = t.apply(in, out);
             }
             copyAttributes(source, temp);
@@ -213,12 +247,18 @@ final class GzipFiles {
         }
     }
 
-    /** Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal. */
-    private static InputStream open(Path source) throws IOException {
+    /**
+     * Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal, read on a
+     * thread of its own when it is large and {@code readAhead}.
+     */
+    private InputStream open(Path source, boolean readAhead) throws IOException {
         // Sluice's file stream: it reads ahead 256 KiB per system call, and its transferTo copies through a 64 KiB
         // buffer (the JDK's stream makes one system call and one write per 8 KiB).
         InputStream in = FastFiles.newUnbufferedInputStream(source);
         long size = Files.size(source);
+        if (readAhead && size >= readAheadThreshold) {
+            in = new ReadAheadInputStream(in);
+        }
         if (size < PROGRESS_THRESHOLD || !Terminals.interactive()) {
             return in;
         }

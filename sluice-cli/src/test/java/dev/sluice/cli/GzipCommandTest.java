@@ -10,6 +10,7 @@ import dev.sluice.gzip.GzipMembers;
 import dev.sluice.gzip.GzipInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -140,6 +141,34 @@ class GzipCommandTest {
         assertEquals(0, new CommandLine(gzip).execute("-c", "-p", "3", a.toString()));
         assertArrayEquals(data, gunzip(stdout.toByteArray()));
         assertTrue(Files.exists(a));
+    }
+
+    /**
+     * gunzip -c to a stdout that is a file: it gets stdout itself (a native decoder's output goes through its channel)
+     * and reads its input on a second thread (here whatever its size); the bytes are the data, and stdout is still
+     * open afterwards.
+     */
+    @Test
+    void gunzipToAFileOnStdoutReadsAheadAndLeavesStdoutOpen() throws IOException {
+        byte[] data = data((3 << 20) + 12345, 9);
+        Path a = file("a", data);
+        for (String layout : new String[] {"--single-member", "--processes=2"}) { // one member; independent ones
+            assertEquals(0, run("gzip", "-1", "-kf", layout, a.toString()), err.toString());
+            Path out = dir.resolve("out" + layout);
+            GzipFiles io = new GzipFiles(new PrintWriter(err, true));
+            io.readAheadThreshold = 0;
+            try (FileOutputStream stdout = new FileOutputStream(out.toFile())) {
+                io.stdout = stdout;
+                GunzipCommand gunzip = new GunzipCommand();
+                gunzip.io = io;
+                assertEquals(0, new CommandLine(gunzip).execute("-c", dir.resolve("a.gz").toString()),
+                        err.toString());
+                stdout.write('!'); // still open
+            }
+            byte[] expected = Arrays.copyOf(data, data.length + 1);
+            expected[data.length] = '!';
+            assertArrayEquals(expected, Files.readAllBytes(out), layout);
+        }
     }
 
     @Test
