@@ -648,6 +648,8 @@ public final class GzipInputStream extends InputStream {
             entryPoints = null;
             pos = lim; // the reader has those bytes now
             state = PIECES;
+            // Never used again: its native memory goes back to the pool now, for a worker's decoder.
+            engine.end();
             return;
         }
         if (indexed == null) {
