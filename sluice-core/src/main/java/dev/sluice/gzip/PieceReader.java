@@ -423,6 +423,10 @@ final class PieceReader {
                         + " (expected end of input or another member)");
             }
             trailingGarbageIgnored = true;
+            byte[] b = new byte[8192];
+            while (read(b, 0, b.length) > 0) {
+                // read the source to its end, as the stream does without an index
+            }
         }
     }
 }
