@@ -21,8 +21,9 @@ import java.util.zip.ZipException;
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
  *       {@link #build(Path)} finds block boundaries with a pure-Java scanner that decodes symbols without output,
  *       while the JDK's Inflater decodes the data on another thread (checking every CRC32 and ISIZE) and copies the
- *       windows; reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, the input
- *       shifted by the bit offset).</li>
+ *       windows; reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
+ *       first to reach the bit offset). {@link GzipInputStream.Builder#index} decodes the whole file on several
+ *       threads through an index.</li>
  *   <li><b>Independent-member files</b> (Sluice's 'SL' subfield, BGZF's 'BC'): the index is only the member table,
  *       built from headers and trailers without decoding.</li>
  *   <li><b>Files:</b> {@link #save(Path)} writes Sluice's format (by convention {@code FILE.gz.sgzi}; windows

@@ -43,6 +43,8 @@ import java.util.zip.ZipException;
  *       lengths, and ISA-L does not stop at block boundaries: a second, pure-Java pass that finds them
  *       ({@code GzipIndexScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
  *       stated instead. Over-subscribed codes are refused everywhere.</li>
+ *   <li><b>Threads:</b> members with a size subfield (Sluice's {@code SL}, BGZF) are decoded on worker threads
+ *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}).</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
  *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
@@ -648,6 +650,8 @@ public final class GzipInputStream extends InputStream {
             entryPoints = null;
             pos = lim; // the reader has those bytes now
             state = PIECES;
+            // Never used again: its native memory goes back to the pool now, for a worker's decoder.
+            engine.end();
             return;
         }
         if (indexed == null) {
@@ -911,9 +915,11 @@ public final class GzipInputStream extends InputStream {
          * is reported as without an index. A worker's exception surfaces, in order, on the caller's next read.
          *
          * <p>With one thread, and for an index whose entry points are more than 64 MiB apart (in or out), the index
-         * is not used: the stream decodes as without it. {@link GzipInputStream#header()} is then the first member's
-         * header for the whole stream. Memory: up to {@code 2 × threads + 1} pieces of about 4 MiB of output and
-         * their input.
+         * is not used: the stream decodes as without it. When it is used, {@link GzipInputStream#header()} is the
+         * first member's header for the whole stream. Memory: up to max(2 × threads, 8) pieces of about 4 MiB of
+         * output and their input. Thread safety: the stream is read by one thread at a time, as without an index;
+         * the index is immutable, and any number of streams may share it. Closing the stream mid-way cancels the
+         * pieces not started; the workers end once the running ones are done.
          */
         public Builder index(GzipIndex index) {
             this.entryPoints = index == null ? null : index.entryPoints();
@@ -922,10 +928,11 @@ public final class GzipInputStream extends InputStream {
 
         /**
          * Threads that decode independent members (1..256; default {@link #DEFAULT_THREADS}); 1 decodes everything
-         * on the caller's thread. Ordinary gzip (one member, or members without a size subfield) is always decoded
-         * on the caller's thread. Memory: with more than one thread, up to max(2 × threads, 8) members are read
-         * ahead and held with their decoded bytes (1 MiB each as {@link ParallelGzipOutputStream} writes them; a
-         * member over 64 MiB is decoded on the caller's thread instead).
+         * on the caller's thread. Ordinary gzip (one member, or members without a size subfield) is decoded on the
+         * caller's thread unless the stream has its {@linkplain #index index}. Memory: with more than one thread,
+         * up to max(2 × threads, 8) members (or pieces) are read ahead and held with their decoded bytes (1 MiB
+         * each as {@link ParallelGzipOutputStream} writes them; a member over 64 MiB is decoded on the caller's
+         * thread instead).
          */
         public Builder threads(int threads) {
             Checks.argument(threads >= 1 && threads <= 256, "threads outside 1..256: %s", threads);

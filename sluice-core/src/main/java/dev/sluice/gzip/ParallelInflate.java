@@ -163,9 +163,14 @@ final class ParallelInflate {
 
         @Override
         public Decoded call() throws IOException {
-            byte[] out = freeOutputs.poll();
-            if (out == null || out.length < outSize) {
-                out = new byte[outSize];
+            byte[] out = null;
+            for (byte[] b; out == null && (b = freeOutputs.poll()) != null; ) {
+                out = b.length >= outSize ? b : null;
+            }
+            if (out == null) {
+                // A quarter more than asked, so that the next pieces (whose lengths vary with the checkpoints)
+                // fit it when it comes back.
+                out = new byte[(int) Math.min(Integer.MAX_VALUE - 8, outSize + (outSize >> 2))];
             }
             InflateEngine e = borrowEngine();
             try {

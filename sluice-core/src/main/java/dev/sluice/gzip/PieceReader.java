@@ -124,9 +124,13 @@ final class PieceReader {
         return ep.uncompressedSize < 0 || ep.uncompressedSize - ep.u[n - 1] <= MAX_PIECE;
     }
 
-    /** Results held at once: each is up to about {@link #PIECE_SIZE} out and its input. */
+    /**
+     * Results held at once: twice the workers and at least 8, each up to about {@link #PIECE_SIZE} out and its
+     * input; as for members ({@link ParallelInflate#maxInFlight}), enough work queued to cover the scheduler keeping
+     * the caller's thread off a core for a few milliseconds.
+     */
     static int maxInFlight(int threads) {
-        return 2 * threads + 1;
+        return Math.max(2 * threads, ParallelInflate.MIN_IN_FLIGHT);
     }
 
     boolean trailingGarbageIgnored() {
@@ -144,6 +148,9 @@ final class PieceReader {
             return null;
         }
         check(d.piece);
+        if (!recent.contains(d.piece) && workers.freeInputs.size() < workers.maxInFlight()) {
+            workers.freeInputs.offer(d.piece.in); // the worker is done with it, and no check needs it any more
+        }
         return d;
     }
 
@@ -169,11 +176,9 @@ final class PieceReader {
         }
     }
 
+    /** The output array a piece needs: its target and one byte (to catch data that runs on past it). */
     private int outSize(Piece p) {
-        if (p.target < 0) {
-            return (int) pieceSize;
-        }
-        return (int) p.target + (p.endsAtMember || p.last ? 1 : 0);
+        return p.target < 0 ? (int) pieceSize : (int) p.target + 1;
     }
 
     /** Reads the next piece's input and describes it. */
@@ -196,7 +201,7 @@ final class PieceReader {
         } else {
             want = MAX_PIECE + 1;
         }
-        byte[] buf = new byte[Piece.ROOM + (int) want + BitStarts.MAX_SUFFIX];
+        byte[] buf = inputArray(Piece.ROOM + (int) want + BitStarts.MAX_SUFFIX);
         int got = 0;
         if (start == offset - 1 && want > 0) {
             buf[Piece.ROOM] = lastByte; // the previous piece ended inside this byte
@@ -247,6 +252,23 @@ final class PieceReader {
         }
         return p;
     }
+
+    /**
+     * An input array of at least {@code size} bytes: one the workers are done with, or a new one a quarter larger
+     * than the largest asked for so far, so that the next pieces fit it (a new array is zeroed by the caller's
+     * thread: per-byte work that recycling avoids).
+     */
+    private byte[] inputArray(int size) {
+        for (byte[] b; (b = workers.freeInputs.poll()) != null; ) {
+            if (b.length >= size) {
+                return b;
+            }
+        }
+        largestInput = Math.max(largestInput, size);
+        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, largestInput + (largestInput >> 2))];
+    }
+
+    private int largestInput;
 
     private ZipException sizeMismatch(long at) {
         return new ZipException("index does not fit the gzip data: the input ends at offset " + at + (ep.compressedSize
@@ -401,6 +423,10 @@ final class PieceReader {
                         + " (expected end of input or another member)");
             }
             trailingGarbageIgnored = true;
+            byte[] b = new byte[8192];
+            while (read(b, 0, b.length) > 0) {
+                // read the source to its end, as the stream does without an index
+            }
         }
     }
 }

@@ -8,7 +8,8 @@
  * ({@link dev.sluice.gzip.ParallelGzipOutputStream.Format}: one member, independent members with Sluice's {@code SL}
  * subfield, BGZF). {@link dev.sluice.gzip.GzipHeader} is a member's header; {@link dev.sluice.gzip.GzipMembers} walks
  * the independent layouts by their size subfields without decoding (splitters); {@link dev.sluice.gzip.GzipIndex}
- * makes any gzip file seekable and, with an index, decodable on every core; {@link dev.sluice.gzip.GzipEngines} says
+ * makes any gzip file seekable and, given to {@link dev.sluice.gzip.GzipInputStream.Builder#index}, decodable on every
+ * core; {@link dev.sluice.gzip.GzipEngines} says
  * which raw-deflate engines are in use.
  *
  * <p>Inside, in layers, each using only those below it:
@@ -18,7 +19,10 @@
  *       {@code GzipIndexFiles}, {@code GzipIndexGztool}, {@code GzipIndexPoints}, {@code GzipIndexMemberStarts},
  *       {@code GzipIndexChannel}); nothing below refers to them, on top of</li>
  *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code ParallelInflate}, {@code Workers},
- *       {@code GzipFormat}, {@code Crc32s}, on top of</li>
+ *       {@code GzipFormat}, {@code Crc32s}, and the stream's decoding through an index: {@code EntryPoints} (the one
+ *       seam: what the framing sees of an index, made by {@code GzipIndex.entryPoints()}), {@code PieceReader},
+ *       {@code Piece}, {@code BitStarts} (starting any engine at a bit offset, which {@code GzipIndexChannel} uses
+ *       too), on top of</li>
  *   <li>the engine seam: {@code InflateEngine} and {@code DeflateEngine}, the registry of engines ({@code Engine}) and
  *       the policy ({@code GzipEngines}); the JDK's zlib here, ISA-L and libdeflate through java.lang.foreign in the
  *       multi-release jar's {@code META-INF/versions/22}.</li>
