@@ -159,11 +159,6 @@ final class GunzipCommand implements Callable<Integer> {
         public boolean keepsOutputOpen() {
             return true; // transferTo writes to out and never closes it
         }
-
-        @Override
-        public boolean readsAhead() {
-            return true; // one thread decodes an ordinary member: the second core can do its reads
-        }
     }
 
     /**

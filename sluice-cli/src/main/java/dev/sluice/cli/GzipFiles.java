@@ -43,13 +43,6 @@ final class GzipFiles {
     /** Files at least this large get a progress bar when stderr is a terminal. */
     static final long PROGRESS_THRESHOLD = 64L << 20;
 
-    /**
-     * Files at least this large are read on a thread of their own when the transform {@linkplain Transform#readsAhead
-     * asks for it}: 64 MiB, where the time it takes off the decoding thread (about 30 ms per GB of input,
-     * docs/benchmarks/cli.md) is well above the cost of starting a thread and its 3 MiB of chunks.
-     */
-    static final long READ_AHEAD_THRESHOLD = 64L << 20;
-
     /** Temporary files to delete if the JVM is stopped (Ctrl-C) while they are written. */
     private static final Set<Path> TEMPS = ConcurrentHashMap.newKeySet();
 
@@ -83,23 +76,12 @@ final class GzipFiles {
         default boolean keepsOutputOpen() {
             return false;
         }
-
-        /**
-         * True if a large input file is better read on a thread of its own ({@link ReadAheadInputStream}): for a
-         * transform whose one thread is the bound (gunzip of an ordinary member), not for one whose workers are
-         * (gzip), where the extra copy out of the read-ahead chunks would be CPU taken from them.
-         */
-        default boolean readsAhead() {
-            return false;
-        }
     }
 
     private final PrintWriter err;
     private int exit = OK;
     InputStream stdin = System.in;
     OutputStream stdout = new FileOutputStream(FileDescriptor.out);
-    /** {@link #READ_AHEAD_THRESHOLD}; tests lower it to read small files ahead. */
-    long readAheadThreshold = READ_AHEAD_THRESHOLD;
 
     GzipFiles(PrintWriter err) {
         this.err = err;
@@ -165,7 +147,7 @@ final class GzipFiles {
 
     /** Runs {@code t} from {@code source} to stdout; {@code source} stays. */
     void toStdout(Path source, Transform t) {
-        try (InputStream in = open(source, t.readsAhead())) {
+        try (InputStream in = open(source)) {
             if (t.apply(in, stdoutFor(t))) {
                 warning(source + ": decompression OK, trailing garbage ignored");
             }
@@ -197,7 +179,7 @@ final class GzipFiles {
             boolean warn;
             // A FileOutputStream, not Files.newOutputStream: GzipInputStream.transferTo writes a native decoder's
             // output straight from its memory through a FileOutputStream's channel, without copying it to an array.
-            try (InputStream in = open(source, t.readsAhead());
+            try (InputStream in = open(source);
                     OutputStream out = new FileOutputStream(temp.toFile())) {
                 warn = t.apply(in, out);
             }
@@ -248,17 +230,13 @@ final class GzipFiles {
     }
 
     /**
-     * Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal, read on a
-     * thread of its own when it is large and {@code readAhead}.
+     * Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal.
      */
-    private InputStream open(Path source, boolean readAhead) throws IOException {
+    private InputStream open(Path source) throws IOException {
         // Sluice's file stream: it reads ahead 256 KiB per system call, and its transferTo copies through a 64 KiB
         // buffer (the JDK's stream makes one system call and one write per 8 KiB).
         InputStream in = FastFiles.newUnbufferedInputStream(source);
         long size = Files.size(source);
-        if (readAhead && size >= readAheadThreshold) {
-            in = new ReadAheadInputStream(in);
-        }
         if (size < PROGRESS_THRESHOLD || !Terminals.interactive()) {
             return in;
         }
