@@ -226,7 +226,7 @@ final class GzipIndexChannel implements SeekableByteChannel {
                 || magic.get(1) != (byte) 0x8b) {
             return false;
         }
-        long data = at + GzipIndexMemberStarts.headerLength(file, at);
+        long data = at + GzipMembers.headerLength(file, at);
         int next = member + 1;
         if (next < index.memU.length && data >= index.memDeflate[next]) {
             if (data != index.memDeflate[next] || cu != index.memU[next]) {

@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.util.Arrays;
 import java.util.zip.ZipException;
@@ -141,6 +142,11 @@ public final class GzipMembers {
         return length[0];
     }
 
+    /** {@link #headerLength(Bytes, long)} of the header at {@code offset} of {@code ch}. */
+    static int headerLength(SeekableByteChannel ch, long offset) throws IOException {
+        return headerLength(new ChannelBytes(ch, offset), offset);
+    }
+
     /** {@link #readHeader}, also storing the header's length in {@code length[0]} when {@code length} is not null. */
     private static Member parse(Bytes in, long offset, int[] length) throws IOException {
         int id1 = in.read();
@@ -196,6 +202,10 @@ public final class GzipMembers {
     }
 
     /** Reads a channel through a small buffer from a header's offset. */
+    /**
+     * Reads a channel through a small buffer from a header's offset; a FileChannel by positional reads, so that a
+     * reader sharing it (GzipIndexChannel) keeps its position.
+     */
     private static final class ChannelBytes implements Bytes {
         private final SeekableByteChannel ch;
         private final ByteBuffer buf = ByteBuffer.allocate(512);
@@ -211,9 +221,12 @@ public final class GzipMembers {
         public int read() throws IOException {
             if (!buf.hasRemaining()) {
                 buf.clear();
-                ch.position(at);
+                FileChannel file = ch instanceof FileChannel ? (FileChannel) ch : null;
+                if (file == null) {
+                    ch.position(at);
+                }
                 int n;
-                while ((n = ch.read(buf)) == 0) {
+                while ((n = file != null ? file.read(buf, at) : ch.read(buf)) == 0) {
                     // a channel may return 0 before it returns data; the loop ends at -1 or data
                 }
                 buf.flip();

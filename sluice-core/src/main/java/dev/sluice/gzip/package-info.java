@@ -16,7 +16,7 @@
  * <ol>
  *   <li>the index, every file named {@code GzipIndex*}: {@code GzipIndex} and the files that build, store, check
  *       and read it ({@code GzipIndexBuild}, {@code GzipIndexScanner}, {@code GzipIndexMembers},
- *       {@code GzipIndexFiles}, {@code GzipIndexGztool}, {@code GzipIndexPoints}, {@code GzipIndexMemberStarts},
+ *       {@code GzipIndexFiles}, {@code GzipIndexGztool}, {@code GzipIndexPoints},
  *       {@code GzipIndexChannel}); nothing below refers to them, on top of</li>
  *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code ParallelInflate}, {@code Workers},
  *       {@code GzipFormat}, {@code Crc32s}, and the stream's decoding through an index: {@code EntryPoints} (the one
