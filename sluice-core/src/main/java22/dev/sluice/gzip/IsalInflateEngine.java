@@ -165,7 +165,7 @@ final class IsalInflateEngine implements InflateEngine {
         MemorySegment.copy(b, off, in, ValueLayout.JAVA_BYTE, PREFIX, len);
         int ret;
         try {
-            ret = (int) NativeEngines.IsalInflate.SET_DICT.invokeExact(state, in.asSlice(PREFIX), len);
+            ret = (int) NativeEngines.IsalInflate.Dict.SET_DICT.invokeExact(state, in.asSlice(PREFIX), len);
         } catch (Throwable t) {
             throw NativeEngines.rethrow(t);
         }

@@ -109,20 +109,25 @@ final class NativeEngines {
         static final MethodHandle INIT;
         static final MethodHandle RESET;
         static final MethodHandle INFLATE;
-        /** {@code int isal_inflate_set_dict(struct inflate_state *, uint8_t *, uint32_t)} (igzip_lib.h, 2.30). */
-        static final MethodHandle SET_DICT;
+        /**
+         * {@code int isal_inflate_set_dict(struct inflate_state *, uint8_t *, uint32_t)} (igzip_lib.h, 2.30): found
+         * here, so that a library without it fails the probe, but linked only at first use ({@link Dict}). Only
+         * decoding from an index checkpoint needs it, and a function shape of its own costs 3-4 ms of every start
+         * that binds ISA-L (the first downcall handle of a shape spins its classes).
+         */
+        static final MemorySegment SET_DICT_SYMBOL;
         static final String PROBLEM;
 
         static {
-            MethodHandle[] h = new MethodHandle[4];
+            MethodHandle[] h = new MethodHandle[3];
+            MemorySegment setDict = null;
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
                     h[0] = bind(IsalLib.LIB, "isal_inflate_init", VOID_PTR);
                     h[1] = bind(IsalLib.LIB, "isal_inflate_reset", VOID_PTR);
                     h[2] = bind(IsalLib.LIB, "isal_inflate", INT_PTR);
-                    h[3] = bind(IsalLib.LIB, "isal_inflate_set_dict",
-                            FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
+                    setDict = symbol(IsalLib.LIB, "isal_inflate_set_dict");
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
                     problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
                 }
@@ -130,11 +135,19 @@ final class NativeEngines {
             INIT = h[0];
             RESET = h[1];
             INFLATE = h[2];
-            SET_DICT = h[3];
+            SET_DICT_SYMBOL = setDict;
             PROBLEM = problem != null ? problem : selfTest("ISA-L inflate", new IsalInflateEngine(), null);
         }
 
         private IsalInflate() {}
+
+        /** {@code isal_inflate_set_dict}'s downcall handle, linked when a decoder first sets a window. */
+        static final class Dict {
+            static final MethodHandle SET_DICT = Linker.nativeLinker().downcallHandle(SET_DICT_SYMBOL,
+                    FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
+
+            private Dict() {}
+        }
     }
 
     /** ISA-L's deflate entry points, bound and self-tested at first use. */
@@ -215,9 +228,11 @@ final class NativeEngines {
     }
 
     private static MethodHandle bind(SymbolLookup lib, String name, FunctionDescriptor fd) {
-        MemorySegment symbol = lib.find(name).orElseThrow(
-                () -> new IllegalArgumentException("symbol " + name + " not found"));
-        return Linker.nativeLinker().downcallHandle(symbol, fd);
+        return Linker.nativeLinker().downcallHandle(symbol(lib, name), fd);
+    }
+
+    private static MemorySegment symbol(SymbolLookup lib, String name) {
+        return lib.find(name).orElseThrow(() -> new IllegalArgumentException("symbol " + name + " not found"));
     }
 
     /**
