@@ -69,7 +69,7 @@ public final class FastBufferedInputStream extends InputStream {
         DEFAULT_BUFFER_SIZE = Defaults.intProperty("sluice.io.bufferSize", DEFAULT_SIZE_BUILT_IN);
     }
 
-    /** The source; null once closed. */
+    /** The source; null once closed, and {@link #buf} is then empty: a non-empty buffer means an open stream. */
     private InputStream in;
 
     /** Shared by every stream until its first refill: a stream that only ever bypasses never allocates. */
@@ -239,28 +239,41 @@ public final class FastBufferedInputStream extends InputStream {
      */
     @Override
     public int read() throws IOException {
-        // Hot path kept tiny so the JIT inlines it into the caller's loop: one comparison, which is also the bounds
-        // check (unread data always ends at buf.length). After close, buf is empty, so a closed stream always
-        // takes the slow path, which throws. 35 bytes of bytecode, within MaxInlineSize: inlined at every call
-        // site, also the ones C2 does not count as hot and C1's (Byte.toUnsignedInt is a byte shorter than & 0xFF).
-        byte[] b = buf;
-        int p = pos;
-        if (p < b.length) {
-            pos = p + 1;
-            return Byte.toUnsignedInt(b[p]);
-        }
-        return readSlow();
-    }
-
-    private int readSlow() throws IOException {
-        fill();
+        // Written for the caller's loop, into which C2 inlines this method. The fast path is one comparison, which is
+        // also the bounds check (unread data always ends at buf.length). The common refill (buffer allocated, no
+        // mark) is inline too and calls nothing but the source: when a call in the inlined code is given this
+        // stream, as a receiver or an argument (a readSlow() or fill() of its own), C2 keeps the caller's loop
+        // variables in stack slots for the whole loop and reloads them for every byte (ByteAtATimeBench and the
+        // generated code, docs/benchmarks/io.md, 2026-11-25). Closed (buf is then empty), not yet allocated or
+        // marked: fill(), whose policy is BufferedInputStream's.
         byte[] b = buf;
         int p = pos;
         if (p >= b.length) {
-            return -1;
+            if (b.length == 0 || markpos >= 0) {
+                fill();
+                b = buf;
+                p = pos;
+                if (p >= b.length) {
+                    return -1;
+                }
+            } else {
+                // fill() without a mark: read into the whole buffer from index 0, then right-align what came. Until
+                // the source returns, the buffer is empty with shift == length, as fill() leaves it if the read throws.
+                int len = b.length;
+                shift = len;
+                int n = in.read(b, 0, len);
+                if (n <= 0) {
+                    return -1;
+                }
+                p = len - n;
+                if (p > 0) {
+                    System.arraycopy(b, 0, b, p, n);
+                }
+                shift = p;
+            }
         }
         pos = p + 1;
-        return b[p] & 0xFF;
+        return Byte.toUnsignedInt(b[p]);
     }
 
     /**

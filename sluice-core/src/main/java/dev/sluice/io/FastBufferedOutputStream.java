@@ -98,26 +98,28 @@ public final class FastBufferedOutputStream extends OutputStream {
      */
     @Override
     public void write(int b) throws IOException {
-        // Hot path kept tiny so that the JIT inlines it into the caller's loop: one comparison, which is also the
-        // array's bounds check (it compared with a separate limit field before, which left C2 a second, range check
-        // per byte). 35 bytes of bytecode, within MaxInlineSize: inlined at every call site.
+        // Written for the caller's loop, into which C2 inlines this method. The fast path is one comparison, which is
+        // also the array's bounds check. The slow path is inline and calls only the sink: a call given this stream
+        // (a writeSlow() of its own) made C2 keep the caller's loop variables in stack slots for the whole loop
+        // (ByteAtATimeBench and the generated code, docs/benchmarks/io.md, 2026-11-25).
         byte[] buffer = buf;
         int c = count;
-        if (c < buffer.length) {
-            buffer[c] = (byte) b;
-            count = c + 1;
-            return;
+        if (c >= buffer.length) {
+            OutputStream sink = out;
+            if (sink == null) {
+                throw Checks.streamClosed();
+            }
+            if (buffer.length == 0) {
+                buffer = new byte[capacity];
+                buf = buffer;
+            } else {
+                sink.write(buffer, 0, c);
+                count = 0; // only after the sink took the bytes: a failed write keeps them buffered
+            }
+            c = 0;
         }
-        writeSlow(b);
-    }
-
-    private void writeSlow(int b) throws IOException {
-        OutputStream sink = sink();
-        byte[] buffer = buffer();
-        if (count >= buffer.length) {
-            flushBuffer(sink);
-        }
-        buffer[count++] = (byte) b;
+        buffer[c] = (byte) b;
+        count = c + 1;
     }
 
     /**

@@ -285,6 +285,137 @@ class FastBufferedStreamsContractTest {
         assertTrue(in.bufferSize() >= 5000 && in.bufferSize() <= 5000 + 16, "grew to " + in.bufferSize());
     }
 
+    // --- byte at a time: the refill and flush inside read() and write(int) ---------------------------------------
+
+    /**
+     * read() refills inline when the buffer is allocated and unmarked, and through fill() otherwise. A source that
+     * fails once, on a chosen read call, then goes on: at every buffer boundary (full reads, short reads, the end),
+     * with and without a mark, read() must match BufferedInputStream byte for byte and failure for failure, and a
+     * reset after the failure must return to the mark.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void byteAtATimeReadsMatchBufferedInputStreamAcrossARefillThatFailsOnce(int failingCall) throws IOException {
+        byte[] data = new byte[1000];
+        new Random(failingCall).nextBytes(data);
+        for (int bufferSize : new int[] {1, 7, 64, 1000, 1001}) {
+            for (int markAt : new int[] {-1, 0, 50, 700}) {
+                String what = "buffer " + bufferSize + ", fail at read call " + failingCall + ", mark at " + markAt;
+                FailingOnceSource fastSource = new FailingOnceSource(data, failingCall);
+                FailingOnceSource jdkSource = new FailingOnceSource(data, failingCall);
+                FastBufferedInputStream fast = new FastBufferedInputStream(fastSource, bufferSize);
+                java.io.BufferedInputStream jdk = new java.io.BufferedInputStream(jdkSource, bufferSize);
+                boolean failed = false;
+                boolean marked = false;
+                boolean resetDone = false;
+                int i = 0; // bytes delivered
+                while (true) {
+                    if (i == markAt && !marked) {
+                        fast.mark(400);
+                        jdk.mark(400);
+                        marked = true;
+                    }
+                    Object a = outcome(fast::read);
+                    Object b = outcome(jdk::read);
+                    assertEquals(b, a, what + ", byte " + i);
+                    if (a == InjectedIOException.class) {
+                        failed = true;
+                        continue; // the source goes on after its one failure: ask for the same byte again
+                    }
+                    if ((Integer) a < 0) {
+                        break;
+                    }
+                    assertEquals(data[i] & 0xFF, a, what + ", byte " + i);
+                    i++;
+                    if (marked && !resetDone && i == markAt + 200) {
+                        fast.reset();
+                        jdk.reset();
+                        i = markAt;
+                        resetDone = true;
+                    }
+                }
+                assertEquals(data.length, i, what);
+                assertTrue(failed || fastSource.calls < failingCall, what + ": the source never failed");
+                fast.close();
+                assertThrows(IOException.class, fast::read, what + " after close");
+            }
+        }
+    }
+
+    /**
+     * write(int) flushes inline when the buffer is full. A sink that fails on that flush leaves the bytes buffered,
+     * as BufferedOutputStream does; the next write(int) tries again, and nothing is lost or reordered.
+     */
+    @Test
+    void byteAtATimeWritesKeepTheBufferWhenTheFlushInsideWriteFails() throws IOException {
+        for (int bufferSize : new int[] {1, 2, 7, 64}) {
+            HostileOutputStream fastSink = new HostileOutputStream();
+            HostileOutputStream jdkSink = new HostileOutputStream();
+            FastBufferedOutputStream fast = new FastBufferedOutputStream(fastSink, bufferSize);
+            java.io.BufferedOutputStream jdk = new java.io.BufferedOutputStream(jdkSink, bufferSize);
+            for (int i = 0; i < 300; i++) {
+                boolean fail = i % 11 == 3;
+                fastSink.failWrites = fail;
+                jdkSink.failWrites = fail;
+                final int b = i;
+                Throwable x = FastBufferedInputStreamDifferentialTest.thrown(() -> { fast.write(b); return null; });
+                Throwable y = FastBufferedInputStreamDifferentialTest.thrown(() -> { jdk.write(b); return null; });
+                assertEquals(y == null ? null : y.getClass(), x == null ? null : x.getClass(),
+                        "buffer " + bufferSize + ", write(" + i + ")");
+                fastSink.failWrites = false;
+                jdkSink.failWrites = false;
+                assertArrayEquals(jdkSink.toByteArray(), fastSink.toByteArray(), "buffer " + bufferSize + ", " + i);
+            }
+            fast.close();
+            jdk.close();
+            assertArrayEquals(jdkSink.toByteArray(), fastSink.toByteArray(), "buffer " + bufferSize);
+            IOException e = assertThrows(IOException.class, () -> fast.write(1));
+            assertEquals("Stream closed", e.getMessage());
+        }
+    }
+
+    /** The value {@code call} returns, or the class of what it throws. */
+    private static Object outcome(java.util.concurrent.Callable<?> call) {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            return e.getClass();
+        }
+    }
+
+    /** Serves {@code data} in reads of at most 300 bytes; its read call number {@code failingCall} throws, once. */
+    static final class FailingOnceSource extends InputStream {
+        private final byte[] data;
+        private final int failingCall;
+        private int pos;
+        int calls;
+
+        FailingOnceSource(byte[] data, int failingCall) {
+            this.data = data;
+            this.failingCall = failingCall;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (++calls == failingCall) {
+                throw new InjectedIOException("injected read failure");
+            }
+            if (pos == data.length) {
+                return -1;
+            }
+            int n = Math.min(Math.min(len, 300), data.length - pos);
+            System.arraycopy(data, pos, b, off, n);
+            pos += n;
+            return n;
+        }
+    }
+
     @FunctionalInterface
     interface ThrowingCall {
         void run() throws IOException;

@@ -23,10 +23,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * E1's byte-at-a-time loops against the two references issue 20 holds Sluice to: a minimal stream (a 64 KiB array,
  * {@code pos < lim}, no mark, no closed check: the floor for any buffered {@code read()}) and fastutil's
  * FastBufferedInputStream/OutputStream. A 64 MiB page-cached file read through {@code FileInputStream}; every buffer
- * is 64 KiB unless the name says 8k (fastutil's default, what the report's E1 uses). {@code copy*} reads with
- * {@code read()} and writes each byte with {@code write(int)} into a buffered stream over a sink that drops the bytes,
- * so that the score is the loop and the two streams, not a file system's write path. JMH runs each method in JVMs of
- * its own, so every call site sees one stream class, as in a user's loop. One op = the whole file.
+ * is 64 KiB unless the name says 8k (fastutil's default, which the report's E1 gives every class that takes a size).
+ * {@code copy*} reads with {@code read()} and writes each byte with {@code write(int)} into a buffered stream over a
+ * sink that drops the bytes, so that the score is the loop and the two streams, not a file system's write path. JMH
+ * runs each method in JVMs of its own, so every call site sees one stream class, as in a user's loop. One op = the
+ * whole file.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -88,6 +89,17 @@ public class ByteAtATimeBench {
         return read(new it.unimi.dsi.fastutil.io.FastBufferedInputStream(source(), BUFFER));
     }
 
+    /** Sluice with fastutil's 8 KiB default, beside {@link #readFastutil8k}: the report's E1 buffer size. */
+    @Benchmark
+    public long readSluice8k() throws IOException {
+        return read(new FastBufferedInputStream(source(), 8192));
+    }
+
+    @Benchmark
+    public long readFastutil8k() throws IOException {
+        return read(new it.unimi.dsi.fastutil.io.FastBufferedInputStream(source()));
+    }
+
     @Benchmark
     public long copyMinimal() throws IOException {
         return copy(new MinimalInputStream(source()), new MinimalOutputStream(new DropSink()));
@@ -109,6 +121,12 @@ public class ByteAtATimeBench {
     public long copyFastutil8k() throws IOException {
         return copy(new it.unimi.dsi.fastutil.io.FastBufferedInputStream(source()),
                 new it.unimi.dsi.fastutil.io.FastBufferedOutputStream(new DropSink()));
+    }
+
+    /** Sluice with 8 KiB buffers on both sides, like for like with {@link #copyFastutil8k}. */
+    @Benchmark
+    public long copySluice8k() throws IOException {
+        return copy(new FastBufferedInputStream(source(), 8192), new FastBufferedOutputStream(new DropSink(), 8192));
     }
 
     /** The floor for a buffered {@code read()}: no mark, no closed check, nothing but the array and two ints. */
