@@ -46,8 +46,9 @@ final class TextDecoder {
      * After a JDK window that was not all ASCII ({@link #window} 0), runs are found here; one at least this long
      * brings the windows back. On the Japanese corpus (roff sources: 6,990 ASCII runs of 64 bytes or more, 674 of
      * 1 KiB or more) a 1 KiB window after each long run sent the Japanese text after it through the JDK's
-     * char-by-char loop: 28% of the reader's profile (JDK 17, JMH perfasm, cpu-clock); finding the runs here took
-     * TextReadBench ja from 18.4 to 16.9 ms (docs/benchmarks/text.md, 2026-11-25).
+     * char-by-char loop: 28% of the reader's profile (JDK 17, JMH perfasm, cpu-clock). With this and the word-at-a-time
+     * runs below, TextReadBench ja went from 19.5 to 16.3 ms on JDK 17 and 18.9 to 16.1 ms on JDK 25
+     * (docs/benchmarks/text.md, 2026-11-25).
      */
     private static final int EXACT_RUN_MAX = 4096;
     /**
@@ -239,8 +240,8 @@ final class TextDecoder {
                     dp = out.position();
                 } else if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
                     if (sp <= wideEnd && dp <= wideDstEnd) {
-                        // A run of 8 to 63 bytes (longer ones took a path above): widened a word at a time up to the
-                        // word that holds its end, which is widened whole as above (WIDE_SLACK).
+                        // A run of 8 to 63 bytes (longer ones with 64 bytes at hand took a path above): widened a word
+                        // at a time up to the word that holds its end, which is widened whole as above (WIDE_SLACK).
                         do {
                             long w = (long) LONGS.get(b, sp);
                             widen8(w, d, dp);
