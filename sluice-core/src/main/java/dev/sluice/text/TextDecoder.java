@@ -43,6 +43,15 @@ final class TextDecoder {
     private static final int JDK_WINDOW_MAX = 16 * 1024;
     private static final int JDK_WINDOW_MIN = 64;
     /**
+     * After a JDK window that was not all ASCII ({@link #window} 0), runs are found here; one at least this long
+     * brings the windows back. On the Japanese corpus (roff sources: 6,990 ASCII runs of 64 bytes or more, 674 of
+     * 1 KiB or more) a 1 KiB window after each long run sent the Japanese text after it through the JDK's
+     * char-by-char loop: 28% of the reader's profile (JDK 17, JMH perfasm, cpu-clock). With this and the word-at-a-time
+     * runs below, TextReadBench ja went from 19.5 to 16.3 ms on JDK 17 and 18.9 to 16.1 ms on JDK 25
+     * (docs/benchmarks/text.md, 2026-11-25).
+     */
+    private static final int EXACT_RUN_MAX = 4096;
+    /**
      * {@link #utf8} widens eight bytes at once at a short ASCII run only when this many bytes are left to decode (and
      * not in strict mode, which may stop early): a char takes at most three bytes, so the bytes after the run decode
      * to more than the seven chars the wide write may have put past it, and overwrite them before the call returns.
@@ -69,7 +78,10 @@ final class TextDecoder {
     int malformed;
     /** The low half of a surrogate pair whose high half filled the char array, or 0; the caller writes it next. */
     char pendingLow;
-    /** The bytes the next JDK window may take: JDK_WINDOW, doubled after every window that was all ASCII. */
+    /**
+     * The bytes the next JDK window may take: JDK_WINDOW, doubled after every window that was all ASCII; 0 after one
+     * that was not, until a run of EXACT_RUN_MAX ASCII bytes comes.
+     */
     private int window = JDK_WINDOW;
 
     TextDecoder(int kind, boolean strict) {
@@ -166,6 +178,18 @@ final class TextDecoder {
         return i - from;
     }
 
+    /** Widens the eight bytes of w (little-endian) into d[dp, dp + 8), each as a char of its own value. */
+    private static void widen8(long w, char[] d, int dp) {
+        d[dp] = (char) (w & 0xFF);
+        d[dp + 1] = (char) ((w >>> 8) & 0xFF);
+        d[dp + 2] = (char) ((w >>> 16) & 0xFF);
+        d[dp + 3] = (char) ((w >>> 24) & 0xFF);
+        d[dp + 4] = (char) ((w >>> 32) & 0xFF);
+        d[dp + 5] = (char) ((w >>> 40) & 0xFF);
+        d[dp + 6] = (char) ((w >>> 48) & 0xFF);
+        d[dp + 7] = (char) (w >>> 56);
+    }
+
     private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
         // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) widens a short
         // ASCII run eight bytes at once while at least WIDE_SLACK bytes are left: no loop whose exit is a coin toss.
@@ -180,14 +204,7 @@ final class TextDecoder {
                     if (high != 0) {
                         // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past
                         // it are overwritten before this call returns, as WIDE_SLACK explains.
-                        d[dp] = (char) (w & 0x7F);
-                        d[dp + 1] = (char) ((w >>> 8) & 0xFF);
-                        d[dp + 2] = (char) ((w >>> 16) & 0xFF);
-                        d[dp + 3] = (char) ((w >>> 24) & 0xFF);
-                        d[dp + 4] = (char) ((w >>> 32) & 0xFF);
-                        d[dp + 5] = (char) ((w >>> 40) & 0xFF);
-                        d[dp + 6] = (char) ((w >>> 48) & 0xFF);
-                        d[dp + 7] = (char) (w >>> 56);
+                        widen8(w, d, dp);
                         int run = Long.numberOfTrailingZeros(high) >>> 3;
                         sp += run;
                         dp += run;
@@ -195,10 +212,21 @@ final class TextDecoder {
                     }
                 }
                 int limit = Math.min(sl - sp, dl - dp);
-                if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
+                if (limit >= JDK_WINDOW_MIN && !strict && window == 0 && isAscii64(b, sp)) {
+                    // Mixed text (a long ASCII run between multi-byte runs, as in roff sources): find the run's end
+                    // here, so that the JDK never decodes the text after it, and widen exactly the run.
+                    int run = JDK_WINDOW_MIN + asciiRun(b, sp + JDK_WINDOW_MIN, sp + limit);
+                    inflate(b, sp, d, dp, run);
+                    sp += run;
+                    dp += run;
+                    if (run >= EXACT_RUN_MAX) {
+                        window = JDK_WINDOW; // ASCII-heavy after all: back to the JDK's windows
+                    }
+                } else if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
                     // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one
                     // vectorised pass (an intrinsic we cannot call); it replaces malformed input exactly as we do.
-                    // Its loop after the first non-ASCII char is slower than ours, hence the bounded window.
+                    // Its loop after the first non-ASCII char is slower than ours, hence the bounded window, and
+                    // after one window that was not all ASCII the runs are found here instead (window 0).
                     ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, window));
                     CharBuffer out = CharBuffer.wrap(d, dp, dl - dp);
                     if (jdkUtf8 == null) {
@@ -207,15 +235,34 @@ final class TextDecoder {
                     }
                     jdkUtf8.decode(in, out, false);
                     int bytes = in.position() - sp;
-                    window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : JDK_WINDOW;
+                    window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : 0;
                     sp += bytes;
                     dp = out.position();
                 } else if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
-                    // A long run (source code, markup): find its end eight bytes at a time, widen in bulk.
-                    int run = asciiRun(b, sp, sp + limit);
-                    inflate(b, sp, d, dp, run);
-                    sp += run;
-                    dp += run;
+                    if (sp <= wideEnd && dp <= wideDstEnd) {
+                        // A run of 8 to 63 bytes (longer ones with 64 bytes at hand took a path above): widened a word
+                        // at a time up to the word that holds its end, which is widened whole as above (WIDE_SLACK).
+                        do {
+                            long w = (long) LONGS.get(b, sp);
+                            widen8(w, d, dp);
+                            long high = w & HIGH_BITS;
+                            if (high != 0) {
+                                int run = Long.numberOfTrailingZeros(high) >>> 3;
+                                sp += run;
+                                dp += run;
+                                break;
+                            }
+                            sp += 8;
+                            dp += 8;
+                        } while (sp <= wideEnd && dp <= wideDstEnd);
+                    } else {
+                        // In strict mode, or near the end of the bytes or of d: find the run's end eight bytes at a
+                        // time, then widen it.
+                        int run = asciiRun(b, sp, sp + limit);
+                        inflate(b, sp, d, dp, run);
+                        sp += run;
+                        dp += run;
+                    }
                 } else {
                     // A short run near the end of the bytes or of d: char by char.
                     int end = sp + limit;

@@ -132,6 +132,70 @@ class FastReaderDifferentialTest {
     }
 
     /**
+     * TextDecoder's ASCII paths by run length: under 8 bytes (one wide word), 8 to 63 (a word at a time), 64 and more
+     * (the JDK's window while the text has been all ASCII; after a window that was not, runs found by hand, until one
+     * of 4 KiB and more brings the windows back). Runs of every class end on every kind of byte: multi-byte chars,
+     * malformed bytes, sequences cut short, and a refill (buffers of 16 to 100 bytes, 8 KiB and up to 28 KiB; caller
+     * arrays smaller and larger than the buffer), in replacement and in strict mode.
+     */
+    @Test
+    void asciiRunsOfEveryLengthAroundTheWideWordsAndTheJdkWindows() throws IOException {
+        Random rnd = new Random(SEED + 9);
+        int[][] lengths = {{1, 8}, {8, 64}, {64, 200}, {900, 1200}, {4000, 9000}};
+        for (int round = 0; round < 80; round++) {
+            long seed = rnd.nextLong();
+            Random r = new Random(seed);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int target = round < 40 ? 3000 : 40000;
+            while (out.size() < target) {
+                int[] range = lengths[r.nextInt(round < 40 ? 3 : lengths.length)];
+                byte[] run = new byte[range[0] + r.nextInt(range[1] - range[0])];
+                for (int i = 0; i < run.length; i++) {
+                    run[i] = (byte) (0x20 + r.nextInt(0x5F));
+                }
+                out.write(run, 0, run.length);
+                byte[] other;
+                switch (r.nextInt(4)) {
+                    case 0 -> other = TextSamples.randomBytes(r, 1 + r.nextInt(4));
+                    case 1 -> other = lengthClassRuns(r, 1 + r.nextInt(12));
+                    default -> {
+                        // Japanese-like: a run of 3-byte chars, as in the man pages the benchmarks read.
+                        StringBuilder jp = new StringBuilder();
+                        for (int i = r.nextInt(30); i >= 0; i--) {
+                            jp.append((char) (0x3041 + r.nextInt(0x9FA0 - 0x3041)));
+                        }
+                        other = jp.toString().getBytes(UTF_8);
+                    }
+                }
+                out.write(other, 0, other.length);
+            }
+            byte[] bytes = out.toByteArray();
+            String expected = jdkDecode(bytes, UTF_8);
+            int[] sizes = {16 + r.nextInt(85), 8192, 8193 + r.nextInt(20000)};
+            int size = sizes[r.nextInt(sizes.length)];
+            Mode mode = Mode.values()[r.nextInt(Mode.values().length)];
+            int[] chunks = {1 + r.nextInt(40), 8192, size + 1 + r.nextInt(30000)};
+            int chunk = chunks[r.nextInt(chunks.length)];
+            assertDecodesAs(expected, bytes, size, mode, seed, chunk);
+            int[] error = jdkFirstError(bytes, UTF_8);
+            FastReader strict = FastReader.builder(UTF_8).strict().bufferSize(size)
+                    .build(HostileInputStream.of(bytes, mode, seed));
+            StringBuilder got = new StringBuilder();
+            char[] buf = new char[chunk];
+            try (strict) {
+                int n;
+                while ((n = strict.read(buf, 0, buf.length)) >= 0) {
+                    got.append(buf, 0, n);
+                }
+                assertNull(error, "seed " + seed + ": strict mode found no error");
+            } catch (MalformedTextException e) {
+                assertEquals(error == null ? -1 : error[0], e.getByteOffset(), "seed " + seed + " strict offset");
+                assertEquals(expected.substring(0, error[2]), got.toString(), "seed " + seed + " strict chars");
+            }
+        }
+    }
+
+    /**
      * TextDecoder's loop per length class: runs of ASCII, of 2-byte, 3-byte and 4-byte chars, each run as long as a
      * loop may stay in it, with malformed bytes and sequences cut short (the first bytes of a valid char) between
      * them; through buffers of 16 to 100 bytes and 8 KiB, so that runs, pairs of 3-byte chars and bad sequences are
