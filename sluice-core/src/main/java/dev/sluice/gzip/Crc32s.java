@@ -8,61 +8,56 @@ final class Crc32s {
     private Crc32s() {}
 
     /** The reversed CRC-32 polynomial (gzip, zlib, {@link java.util.zip.CRC32}). */
-    private static final long POLY = 0xedb88320L;
+    private static final int POLY = 0xedb88320;
 
     /**
-     * The CRC-32 of A followed by B, given {@code crcA} of A, {@code crcB} of B and B's length. This is zlib's
-     * method: appending {@code lenB} zero bytes to A is a linear map over GF(2), applied by repeatedly squaring
-     * the 32x32 matrix for one zero bit, so it costs O(log lenB) matrix products and never touches the data.
+     * {@code X2N[k]} is x^(2^k) modulo the polynomial, in the reflected bit order of the CRC (x^0 is the top bit),
+     * for k in 0..31: the operator for 2^k zero bits, which repeats with period 32 in k for any length that fits a
+     * long.
+     */
+    private static final int[] X2N = new int[32];
+
+    static {
+        int p = 1 << 30; // x^1
+        X2N[0] = p;
+        for (int k = 1; k < 32; k++) {
+            X2N[k] = p = multiply(p, p);
+        }
+    }
+
+    /**
+     * The CRC-32 of A followed by B, given {@code crcA} of A, {@code crcB} of B and B's length. This is zlib 1.2.12's
+     * method: appending {@code lenB} zero bytes to A multiplies its CRC by x^(8 lenB) modulo the polynomial, a power
+     * made of the precomputed x^(2^k) in at most 64 products of 32 steps each, never touching the data. (zlib's
+     * earlier matrix-squaring method cost about 40 µs per call, which was 1-2% of a parallel gunzip's CPU time.)
      */
     static long combine(long crcA, long crcB, long lenB) {
         if (lenB <= 0) {
             return crcA;
         }
-        long[] even = new long[32];
-        long[] odd = new long[32];
-        odd[0] = POLY; // the operator for one zero bit
-        long row = 1;
-        for (int n = 1; n < 32; n++) {
-            odd[n] = row;
-            row <<= 1;
-        }
-        square(even, odd); // two zero bits
-        square(odd, even); // four zero bits
-        long crc = crcA;
-        long len = lenB;
-        do {
-            // The first square makes the operator for one zero byte, then two, four, ... bytes.
-            square(even, odd);
-            if ((len & 1) != 0) {
-                crc = times(even, crc);
-            }
-            len >>>= 1;
-            if (len == 0) {
-                break;
-            }
-            square(odd, even);
-            if ((len & 1) != 0) {
-                crc = times(odd, crc);
-            }
-            len >>>= 1;
-        } while (len != 0);
-        return crc ^ crcB;
-    }
-
-    private static long times(long[] mat, long vec) {
-        long sum = 0;
-        for (int i = 0; vec != 0; i++, vec >>>= 1) {
-            if ((vec & 1) != 0) {
-                sum ^= mat[i];
+        int p = 1 << 31; // x^0
+        int k = 3; // lenB bytes are 2^3 lenB bits
+        for (long n = lenB; n != 0; n >>>= 1, k++) {
+            if ((n & 1) != 0) {
+                p = multiply(X2N[k & 31], p);
             }
         }
-        return sum;
+        return (multiply(p, (int) crcA) ^ crcB) & 0xffffffffL;
     }
 
-    private static void square(long[] square, long[] mat) {
-        for (int n = 0; n < 32; n++) {
-            square[n] = times(mat, mat[n]);
+    /** {@code a * b} modulo the polynomial, both in the CRC's reflected bit order. */
+    private static int multiply(int a, int b) {
+        int m = 1 << 31;
+        int p = 0;
+        while (true) {
+            if ((a & m) != 0) {
+                p ^= b;
+                if ((a & (m - 1)) == 0) {
+                    return p;
+                }
+            }
+            m >>>= 1;
+            b = (b & 1) != 0 ? (b >>> 1) ^ POLY : b >>> 1;
         }
     }
 }

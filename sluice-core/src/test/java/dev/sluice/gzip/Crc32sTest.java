@@ -32,6 +32,70 @@ class Crc32sTest {
         assertEquals(0x12345678L, Crc32s.combine(0x12345678L, 0, 0));
     }
 
+    /** Against zlib's older matrix-squaring method (kept here as the reference), at lengths up to 2^62. */
+    @Test
+    void combineAgreesWithTheMatrixMethodAtAnyLength() {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        for (int i = 0; i < 2000; i++) {
+            long crcA = r.nextInt() & 0xffffffffL;
+            long crcB = r.nextInt() & 0xffffffffL;
+            long len = i < 64 ? 1L << i % 63 : r.nextLong() >>> 1 + r.nextInt(63);
+            assertEquals(matrixCombine(crcA, crcB, len), Crc32s.combine(crcA, crcB, len),
+                    "seed " + seed + " case " + i + " length " + len);
+        }
+    }
+
+    private static long matrixCombine(long crcA, long crcB, long lenB) {
+        if (lenB <= 0) {
+            return crcA;
+        }
+        long[] even = new long[32];
+        long[] odd = new long[32];
+        odd[0] = 0xedb88320L;
+        long row = 1;
+        for (int n = 1; n < 32; n++) {
+            odd[n] = row;
+            row <<= 1;
+        }
+        square(even, odd);
+        square(odd, even);
+        long crc = crcA;
+        long len = lenB;
+        do {
+            square(even, odd);
+            if ((len & 1) != 0) {
+                crc = times(even, crc);
+            }
+            len >>>= 1;
+            if (len == 0) {
+                break;
+            }
+            square(odd, even);
+            if ((len & 1) != 0) {
+                crc = times(odd, crc);
+            }
+            len >>>= 1;
+        } while (len != 0);
+        return crc ^ crcB;
+    }
+
+    private static long times(long[] mat, long vec) {
+        long sum = 0;
+        for (int i = 0; vec != 0; i++, vec >>>= 1) {
+            if ((vec & 1) != 0) {
+                sum ^= mat[i];
+            }
+        }
+        return sum;
+    }
+
+    private static void square(long[] square, long[] mat) {
+        for (int n = 0; n < 32; n++) {
+            square[n] = times(mat, mat[n]);
+        }
+    }
+
     private static long crc(byte[] b) {
         CRC32 c = new CRC32();
         c.update(b);
