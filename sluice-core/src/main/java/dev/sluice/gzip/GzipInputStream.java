@@ -115,6 +115,8 @@ public final class GzipInputStream extends InputStream {
     private PieceReader pieces;
     /** Output bytes per piece with an index ({@link PieceReader#PIECE_SIZE}; tests make it small). */
     private long pieceSize = PieceReader.PIECE_SIZE;
+    /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
+    private boolean directOutput;
     /** The workers, made at the first independent member; null before. */
     private ParallelInflate parallel;
     /** The sizes of the member whose header was read last, when it is decoded on a worker; else null. */
@@ -281,8 +283,14 @@ public final class GzipInputStream extends InputStream {
     public long transferTo(OutputStream out) throws IOException {
         ensureOpen();
         Checks.notNull(out, "out");
-        FileChannel channel = out.getClass() == FileOutputStream.class && engine.hasViews()
-                ? ((FileOutputStream) out).getChannel() : null;
+        FileChannel file = out.getClass() == FileOutputStream.class ? ((FileOutputStream) out).getChannel() : null;
+        FileChannel channel = engine.hasViews() ? file : null;
+        if (file != null) {
+            directOutput = true;
+            if (parallel != null) {
+                parallel.directOutput();
+            }
+        }
         long total = 0;
         while (true) {
             boolean more = outPos == outLim && failure == null && totalOut < maxOutputBytes;
@@ -297,7 +305,21 @@ public final class GzipInputStream extends InputStream {
                     throw e;
                 }
                 int n = (int) Math.min(current.len - currentPos, maxOutputBytes - totalOut);
-                out.write(current.out, currentPos, n);
+                ByteBuffer o = current.out;
+                if (file != null && o.isDirect()) {
+                    // As it is, never copied (the workers decode into direct buffers once this method runs).
+                    o.limit(currentPos + n).position(currentPos);
+                    while (o.hasRemaining()) {
+                        file.write(o);
+                    }
+                } else if (o.hasArray()) {
+                    out.write(o.array(), o.arrayOffset() + currentPos, n);
+                } else {
+                    byte[] chunk = scratch(OUTPUT_CHUNK);
+                    n = Math.min(n, chunk.length);
+                    o.get(currentPos, chunk, 0, n);
+                    out.write(chunk, 0, n);
+                }
                 currentPos += n;
                 totalOut += n;
                 total += n;
@@ -645,6 +667,9 @@ public final class GzipInputStream extends InputStream {
     private void beginMember() throws IOException {
         if (entryPoints != null) {
             parallel = new ParallelInflate(threads, PieceReader.maxInFlight(threads));
+            if (directOutput) {
+                parallel.directOutput();
+            }
             pieces = new PieceReader(entryPoints, parallel, in, buf, pos, lim, bufStart, claimed,
                     ignoreTrailingGarbage, pieceSize);
             entryPoints = null;
@@ -660,6 +685,9 @@ public final class GzipInputStream extends InputStream {
         }
         if (parallel == null) {
             parallel = new ParallelInflate(threads);
+            if (directOutput) {
+                parallel.directOutput();
+            }
         }
         state = PARALLEL;
         readAheadDone = false;
@@ -729,7 +757,7 @@ public final class GzipInputStream extends InputStream {
             }
         }
         int n = Math.min(len, current.len - currentPos);
-        System.arraycopy(current.out, currentPos, b, off, n);
+        current.out.get(currentPos, b, off, n);
         currentPos += n;
         return n;
     }

@@ -21,6 +21,24 @@ interface InflateEngine {
      */
     int inflate(byte[] b, int off, int len) throws DataFormatException;
 
+    /**
+     * Decodes into {@code dst} between its position and limit, advancing its position past the bytes written, and
+     * returns their number (0 as for {@link #inflate(byte[], int, int)}). Into a direct buffer, a native decoder
+     * writes there itself, so that the bytes are never copied on their way from the decoder to a channel; this
+     * default goes through {@link #inflate(byte[], int, int)} (and an array of its own for a direct buffer).
+     */
+    default int inflate(java.nio.ByteBuffer dst) throws DataFormatException {
+        if (dst.hasArray()) {
+            int n = inflate(dst.array(), dst.arrayOffset() + dst.position(), dst.remaining());
+            dst.position(dst.position() + n);
+            return n;
+        }
+        byte[] b = new byte[Math.min(dst.remaining(), 64 * 1024)];
+        int n = inflate(b, 0, b.length);
+        dst.put(b, 0, n);
+        return n;
+    }
+
     /** True if {@link #inflateView} works: the engine decodes into memory of its own that the caller may read. */
     default boolean hasViews() {
         return false;

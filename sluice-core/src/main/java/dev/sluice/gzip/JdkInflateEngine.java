@@ -22,6 +22,16 @@ final class JdkInflateEngine implements InflateEngine {
         return n;
     }
 
+    /** zlib writes into {@code dst} itself, a direct buffer too ({@link Inflater#inflate(java.nio.ByteBuffer)}). */
+    @Override
+    public int inflate(java.nio.ByteBuffer dst) throws DataFormatException {
+        int n = inflater.inflate(dst);
+        if (n == 0 && inflater.needsDictionary()) {
+            throw new DataFormatException("deflate stream asks for a preset dictionary");
+        }
+        return n;
+    }
+
     @Override
     public void setDictionary(byte[] b, int off, int len) {
         java.util.Objects.checkFromIndexSize(off, len, b.length);

@@ -2,6 +2,7 @@ package dev.sluice.gzip;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -33,8 +34,15 @@ final class ParallelInflate {
     private final Workers.Idle<InflateEngine> engines = new Workers.Idle<>();
     /** Input arrays the workers are done with, for the caller to reuse. */
     final ConcurrentLinkedQueue<byte[]> freeInputs = new ConcurrentLinkedQueue<>();
-    /** Output arrays the caller is done with, for the workers to reuse. */
-    private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
+    /** Output buffers the caller is done with, for the workers to reuse. */
+    private final ConcurrentLinkedQueue<ByteBuffer> freeOutputs = new ConcurrentLinkedQueue<>();
+    /**
+     * True once the results go to a channel: workers then decode into direct buffers, which the channel writes as
+     * they are, rather than into arrays, which it would first copy into native memory on the caller's thread. Direct
+     * buffers are freed by the garbage collector (a worker may still write into one after {@link #close()}, so no
+     * one else may free it), and recycled within the stream meanwhile.
+     */
+    private volatile boolean direct;
 
     ParallelInflate(int threads) {
         this(threads, Math.max(2 * threads, MIN_IN_FLIGHT));
@@ -117,6 +125,34 @@ final class ParallelInflate {
         }
     }
 
+    /** From now on, decode into direct buffers (see {@link #direct}); results already decoded stay arrays. */
+    void directOutput() {
+        direct = true;
+    }
+
+    /**
+     * An output buffer of at least {@code size} bytes, of the kind the results now need: one the caller is done
+     * with, or a new one {@code extra} larger than asked, so that the next results (whose lengths vary) fit it.
+     */
+    private ByteBuffer output(int size, int extra) {
+        boolean d = direct;
+        for (ByteBuffer b; (b = freeOutputs.poll()) != null; ) {
+            if (b.capacity() >= size && b.isDirect() == d) {
+                return b.clear();
+            }
+        }
+        int n = (int) Math.min(Integer.MAX_VALUE - 8, (long) size + extra);
+        return d ? ByteBuffer.allocateDirect(n) : ByteBuffer.allocate(n);
+    }
+
+    /** A buffer of {@code out}'s kind, about twice as large, holding its first {@code len} bytes. */
+    static ByteBuffer grow(ByteBuffer out, int len) {
+        int n = (int) Math.min(Integer.MAX_VALUE - 8, 2L * out.capacity() + 1);
+        ByteBuffer b = out.isDirect() ? ByteBuffer.allocateDirect(n) : ByteBuffer.allocate(n);
+        b.put(out.clear().limit(len));
+        return b.clear();
+    }
+
     /** Cancels what is in flight, stops the workers and frees the decoders; safe while workers run, and twice. */
     void close() {
         for (Future<Decoded> f : inFlight) {
@@ -131,19 +167,22 @@ final class ParallelInflate {
         }
     }
 
-    /** A decoded member (its header) or piece (what it saw of members): {@code out[0..len)}. */
+    /**
+     * A decoded member (its header) or piece (what it saw of members): {@code out}'s bytes at [0, len), an array's
+     * buffer or a direct one (whose position and limit the caller may use).
+     */
     static final class Decoded {
         final GzipHeader header;
-        final byte[] out;
+        final ByteBuffer out;
         final int len;
         /** The piece decoded, or null for a whole member. */
         final Piece piece;
 
-        Decoded(GzipHeader header, byte[] out, int len) {
+        Decoded(GzipHeader header, ByteBuffer out, int len) {
             this(header, out, len, null);
         }
 
-        Decoded(GzipHeader header, byte[] out, int len, Piece piece) {
+        Decoded(GzipHeader header, ByteBuffer out, int len, Piece piece) {
             this.header = header;
             this.out = out;
             this.len = len;
@@ -163,15 +202,8 @@ final class ParallelInflate {
 
         @Override
         public Decoded call() throws IOException {
-            byte[] out = null;
-            for (byte[] b; out == null && (b = freeOutputs.poll()) != null; ) {
-                out = b.length >= outSize ? b : null;
-            }
-            if (out == null) {
-                // A quarter more than asked, so that the next pieces (whose lengths vary with the checkpoints)
-                // fit it when it comes back.
-                out = new byte[(int) Math.min(Integer.MAX_VALUE - 8, outSize + (outSize >> 2))];
-            }
+            // A quarter more than asked, so that the next pieces (whose lengths vary with the checkpoints) fit it.
+            ByteBuffer out = output(outSize, outSize >> 2);
             InflateEngine e = borrowEngine();
             try {
                 return piece.decode(e, out);
@@ -224,10 +256,7 @@ final class ParallelInflate {
         }
         // One byte of room beyond the claim, so that a member decoding to more is caught rather than cut.
         int cap = (int) expected + 1;
-        byte[] out = freeOutputs.poll();
-        if (out == null || out.length < cap) {
-            out = new byte[cap];
-        }
+        ByteBuffer out = output(cap, 0);
         InflateEngine e = borrowEngine();
         // The CRC of each piece as it is decoded, while it is still in this core's cache: a pass over the whole
         // member afterwards would read it back from memory (a member is larger than L2).
@@ -239,11 +268,11 @@ final class ParallelInflate {
             for (int stalls = 0; !e.finished(); ) {
                 int k;
                 try {
-                    k = e.inflate(out, n, cap - n);
+                    k = e.inflate(out.limit(cap).position(n));
                 } catch (DataFormatException x) {
                     throw new ZipException("invalid deflate data" + where + ": " + x.getMessage());
                 }
-                crc.update(out, n, k);
+                crc.update(out.position(n).limit(n + k));
                 n += k;
                 if (n > expected) {
                     throw new ZipException("member decodes to more than the " + expected + " bytes its "

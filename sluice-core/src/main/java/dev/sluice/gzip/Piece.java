@@ -2,6 +2,7 @@ package dev.sluice.gzip;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -119,11 +120,12 @@ final class Piece {
     }
 
     /**
-     * Runs on a worker: decodes the piece into {@code out} (which has room for the target and one byte more, or
-     * grows) with {@code e}, fills {@link #segments} and returns the decoded bytes' array and count as a
-     * {@link ParallelInflate.Decoded}.
+     * Runs on a worker: decodes the piece into {@code out} from index 0 (an array's buffer or a direct one, which has
+     * room for the target and one byte more, or grows into a new buffer of its kind) with {@code e}, fills
+     * {@link #segments} and returns the decoded bytes' buffer and count as a {@link ParallelInflate.Decoded}.
      */
-    ParallelInflate.Decoded decode(InflateEngine e, byte[] out) throws IOException {
+    ParallelInflate.Decoded decode(InflateEngine e, ByteBuffer out) throws IOException {
+        out.clear();
         int end = ROOM + len;
         boolean atCheckpoint = !endsAtMember && !last;
         if (atCheckpoint) {
@@ -142,21 +144,22 @@ final class Piece {
         int segStart = 0;
         for (int stalls = 0; ; ) {
             // Never more room than the target, plus one byte to catch data that runs on past it.
-            int room = target < 0 ? out.length - produced
-                    : (int) Math.min(out.length - produced, target - produced + 1);
+            int room = target < 0 ? out.capacity() - produced
+                    : (int) Math.min(out.capacity() - produced, target - produced + 1);
             if (room == 0) {
-                out = Arrays.copyOf(out, (int) Math.min(Integer.MAX_VALUE - 8, 2L * out.length + 1));
+                out = ParallelInflate.grow(out, produced);
                 continue;
             }
             int n;
             try {
-                n = e.inflate(out, produced, room);
+                out.limit(produced + room).position(produced);
+                n = e.inflate(out);
             } catch (DataFormatException x) {
                 throw new ZipException("invalid deflate data (or an index that does not fit the gzip data) "
                         + where() + ": " + x.getMessage());
             }
             if (n > 0) {
-                crc.update(out, produced, n);
+                crc.update(out.position(produced).limit(produced + n));
                 produced += n;
                 if (target >= 0 && produced > target) {
                     throw new ZipException("index does not fit the gzip data: more than the " + target
@@ -230,7 +233,7 @@ final class Piece {
         return done(out, produced);
     }
 
-    private ParallelInflate.Decoded done(byte[] out, int produced) throws ZipException {
+    private ParallelInflate.Decoded done(ByteBuffer out, int produced) throws ZipException {
         if (target >= 0 && produced != target) {
             throw new ZipException("index does not fit the gzip data: " + produced + " bytes decoded " + where()
                     + ", the index says " + target);
@@ -291,11 +294,13 @@ final class Piece {
     }
 
     /** The output's last bytes (after the start's window) against the end checkpoint's window. */
-    private void checkWindow(byte[] out, int produced) throws ZipException {
+    private void checkWindow(ByteBuffer out, int produced) throws ZipException {
         byte[] w = endWindow;
         int fromOut = Math.min(w.length, produced);
         int fromStart = w.length - fromOut;
-        boolean same = Arrays.equals(w, fromStart, w.length, out, produced - fromOut, produced)
+        byte[] last = new byte[fromOut];
+        out.get(produced - fromOut, last);
+        boolean same = Arrays.equals(w, fromStart, w.length, last, 0, fromOut)
                 && (fromStart == 0 || window != null && window.length >= fromStart
                         && Arrays.equals(w, 0, fromStart, window, window.length - fromStart, window.length));
         if (!same) {

@@ -190,6 +190,34 @@ final class IsalInflateEngine implements InflateEngine {
         return n;
     }
 
+    /**
+     * Into a direct buffer ISA-L decodes straight into {@code dst} ({@code next_out} at its position, {@code avail_out}
+     * its remaining bytes: ISA-L keeps its own history, as for the staging block, which each call also reuses from
+     * its start); bytes an earlier call left in the staging block go first. Anything else goes through an array.
+     */
+    @Override
+    public int inflate(ByteBuffer dst) throws DataFormatException {
+        checkOpen();
+        if (!dst.isDirect() || dst.isReadOnly()) {
+            return InflateEngine.super.inflate(dst);
+        }
+        int len = dst.remaining();
+        if (len == 0) {
+            return 0;
+        }
+        MemorySegment target = MemorySegment.ofBuffer(dst); // exactly [position, limit): ISA-L gets no more
+        int n;
+        if (outPos < outLim || streamDone) {
+            n = Math.min(len, outLim - outPos);
+            MemorySegment.copy(out, outPos, target, 0, n);
+            outPos += n;
+        } else {
+            n = decode(target, len);
+        }
+        dst.position(dst.position() + n);
+        return n;
+    }
+
     @Override
     public boolean hasViews() {
         return true;
@@ -216,37 +244,47 @@ final class IsalInflateEngine implements InflateEngine {
     private void decode() throws DataFormatException {
         outPos = 0;
         outLim = 0;
+        outLim = decode(out, OUT_CHUNK);
+    }
+
+    /**
+     * One or more isal_inflate calls into {@code target[0..cap)} ({@code cap} at most its size), until some output,
+     * input runs out, or the end; returns the bytes written.
+     */
+    private int decode(MemorySegment target, int cap) throws DataFormatException {
+        if (cap < 0 || cap > target.byteSize()) {
+            throw new IndexOutOfBoundsException("cap " + cap + " for " + target.byteSize() + " bytes");
+        }
         while (true) {
             if (state.get(ValueLayout.JAVA_INT, TOTAL_OUT) < 0) {
                 // total_out is a uint32 that ISA-L checks distances against; past 2 GiB keep it large but unwrapped.
                 state.set(ValueLayout.JAVA_INT, TOTAL_OUT, 1 << 30);
             }
-            state.set(ValueLayout.ADDRESS, NEXT_OUT, out);
-            state.set(ValueLayout.JAVA_INT, AVAIL_OUT, OUT_CHUNK);
+            state.set(ValueLayout.ADDRESS, NEXT_OUT, target);
+            state.set(ValueLayout.JAVA_INT, AVAIL_OUT, cap);
             int ret = NativeEngines.call(NativeEngines.IsalInflate.INFLATE, state);
-            int produced = OUT_CHUNK - state.get(ValueLayout.JAVA_INT, AVAIL_OUT);
-            if (produced < 0 || produced > OUT_CHUNK || availIn() > chunkLen + PREFIX) {
+            int produced = cap - state.get(ValueLayout.JAVA_INT, AVAIL_OUT);
+            if (produced < 0 || produced > cap || availIn() > chunkLen + PREFIX) {
                 throw new IllegalStateException("isal_inflate broke its bounds: produced " + produced + ", avail_in "
                         + availIn());
             }
             if (ret < 0) {
                 throw new DataFormatException(message(ret));
             }
-            outLim = produced;
             if (state.get(ValueLayout.JAVA_INT, BLOCK_STATE) == ISAL_BLOCK_FINISH) {
                 streamDone = true;
-                return;
+                return produced;
             }
             if (produced > 0) {
-                return;
+                return produced;
             }
             if (availIn() == 0) {
                 if (inLen == 0) {
-                    return; // needs input
+                    return 0; // needs input
                 }
                 feed();
             } else {
-                return; // the caller's stall check sees that nothing moved
+                return 0; // the caller's stall check sees that nothing moved
             }
         }
     }

@@ -95,7 +95,7 @@ class GzipIndexDecodeTest {
     private static void check(byte[] gz, byte[] data, GzipIndex ix, Random r, String what) throws IOException {
         int threads = 1 + r.nextInt(4);
         long pieceSize = new long[] {1, 1 + r.nextInt(200_000), PieceReader.PIECE_SIZE}[r.nextInt(3)];
-        int style = r.nextInt(4);
+        int style = r.nextInt(5);
         String w = what + " threads " + threads + " piece " + pieceSize + " style " + style;
         try (GzipInputStream in = GzipInputStream.builder().index(ix).threads(threads).pieceSize(pieceSize)
                 .build(new ByteArrayInputStream(gz))) {
@@ -107,8 +107,9 @@ class GzipIndexDecodeTest {
     }
 
     /**
-     * Everything from {@code in}: byte by byte, random arrays, transferTo, or skips and reads mixed (a skipped
-     * stretch is filled from {@code expected}, so that the comparison checks where the reads after it landed).
+     * Everything from {@code in}: byte by byte, random arrays, transferTo, skips and reads mixed (a skipped
+     * stretch is filled from {@code expected}, so that the comparison checks where the reads after it landed), or
+     * some reads and then transferTo into a plain FileOutputStream (whose channel takes direct buffers).
      */
     static byte[] read(GzipInputStream in, int style, Random r, byte[] expected) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -125,6 +126,11 @@ class GzipIndexDecodeTest {
                 return read(in, 1, r, out);
             case 2:
                 in.transferTo(out);
+                return out.toByteArray();
+            case 4:
+                byte[] head = in.readNBytes(r.nextInt(3) == 0 ? r.nextInt(5_000_000) : 0);
+                out.write(head);
+                out.write(ParallelGzipInputTest.toFile(in));
                 return out.toByteArray();
             default:
                 byte[] buf = new byte[1 + r.nextInt(70_000)];
@@ -162,16 +168,35 @@ class GzipIndexDecodeTest {
         int threads = 2 + r.nextInt(3);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         IOException e = null;
+        boolean toFile = r.nextInt(3) == 0;
+        what += toFile ? " (to a file)" : "";
+        Path file = null;
         try (GzipInputStream in = GzipInputStream.builder().index(ix).threads(threads)
                 .pieceSize(1 + r.nextInt(300_000)).build(new ByteArrayInputStream(gz))) {
-            byte[] buf = new byte[1 + r.nextInt(100_000)];
-            for (int n; (n = in.read(buf)) >= 0; ) {
-                got.write(buf, 0, n);
+            if (toFile) {
+                // Through the channel path; what reached the file before the exception is what it wrote.
+                file = Files.createTempFile("sluice-index", ".out");
+                try (java.io.FileOutputStream out = new java.io.FileOutputStream(file.toFile())) {
+                    in.transferTo(out);
+                }
+            } else {
+                byte[] buf = new byte[1 + r.nextInt(100_000)];
+                for (int n; (n = in.read(buf)) >= 0; ) {
+                    got.write(buf, 0, n);
+                }
             }
         } catch (IOException x) {
             e = x;
         }
         byte[] out = got.toByteArray();
+        if (file != null) {
+            try {
+                out = Files.readAllBytes(file);
+                Files.delete(file);
+            } catch (IOException x) {
+                throw new java.io.UncheckedIOException(x);
+            }
+        }
         if (e == null) {
             assertTrue(badIndex && Arrays.equals(data, out), what + ": nothing thrown");
             return;
