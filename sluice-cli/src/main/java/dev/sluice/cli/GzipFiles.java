@@ -179,8 +179,7 @@ final class GzipFiles {
             boolean warn;
             // A FileOutputStream, not Files.newOutputStream: GzipInputStream.transferTo writes a native decoder's
             // output straight from its memory through a FileOutputStream's channel, without copying it to an array.
-            try (InputStream in = open(source);
-                    OutputStream out = new FileOutputStream(temp.toFile())) {
+            try (InputStream in = open(source); OutputStream out = new FileOutputStream(temp.toFile())) {
                 warn = t.apply(in, out);
             }
             copyAttributes(source, temp);
@@ -229,10 +228,8 @@ final class GzipFiles {
         }
     }
 
-    /**
-     * Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal.
-     */
-    private InputStream open(Path source) throws IOException {
+    /** Opens a file for reading, with a progress bar on stderr when it is large and stderr is a terminal. */
+    private static InputStream open(Path source) throws IOException {
         // Sluice's file stream: it reads ahead 256 KiB per system call, and its transferTo copies through a 64 KiB
         // buffer (the JDK's stream makes one system call and one write per 8 KiB).
         InputStream in = FastFiles.newUnbufferedInputStream(source);

@@ -28,10 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * Decoding the first 64 MiB of the JDK-source tar held in memory, with {@link GzipInputStream} on {@link #threads}
  * threads (1: the caller's thread only, as for any gzip without an index), in one of two layouts ({@link #format}):
  * written by {@link ParallelGzipOutputStream} as independent members ({@code INDEPENDENT_MEMBERS}: Sluice's 1 MiB
- * members; {@code BGZF}), or as one plain member at level 6 ({@link GzipOutputStream}, zlib) decoded through its {@link GzipIndex} ({@code
- * PLAIN_INDEXED}: checkpoints every 1 MiB; with one thread the index is not used, so that is the one-thread
- * path). Reading 256 KiB at a time into an array ({@link #gunzip}), or with {@code transferTo} as {@code sluice
- * gunzip} does. Each returns what it counted, so the JIT keeps the work.
+ * members; {@code BGZF}), or as one plain member at level 6 ({@link GzipOutputStream}, zlib) decoded through its
+ * {@link GzipIndex} ({@code PLAIN_INDEXED}: checkpoints every 1 MiB; with one thread the index is not used, so that
+ * is the one-thread path). Reading 256 KiB at a time into an array ({@link #gunzip}), or with {@code transferTo} as
+ * {@code sluice gunzip} does. Each returns what it counted, so the JIT keeps the work.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
