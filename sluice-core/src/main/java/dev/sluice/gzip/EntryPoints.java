@@ -21,10 +21,10 @@ final class EntryPoints {
     final int checkBytes;
     final long[] bit;
     final long[] u;
-    final byte[][] window;
+    final Window[] window;
 
     EntryPoints(long compressedSize, long uncompressedSize, int[] fileCheck, int checkBytes, long[] bit, long[] u,
-            byte[][] window) {
+            Window[] window) {
         this.compressedSize = compressedSize;
         this.uncompressedSize = uncompressedSize;
         this.fileCheck = fileCheck;

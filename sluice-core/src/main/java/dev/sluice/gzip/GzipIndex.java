@@ -38,11 +38,15 @@ import java.util.zip.ZipException;
  *       used with a different gzip file is detected by {@link #openChannel} (the compressed size, and for Sluice's
  *       format CRC32s of the file's first and last 64 KiB) and is a {@link ZipException}. indexed_gzip's and gztool's
  *       formats have no checksum over their offsets: a damaged GZIDX or gztool file whose fields still pass the range
- *       checks can give wrong bytes. Nothing hangs and nothing allocates more than the index file's size or a few
+ *       checks can give wrong bytes. A window of Sluice's format that does not decode (only possible past its
+ *       CRC32, by a deliberate edit) is a {@link ZipException} naming the checkpoint when a read starts there.
+ *       Nothing hangs and nothing allocates more than the index file's size or a few
  *       buffers.</li>
  *   <li><b>Thread safety:</b> an index is immutable and can be shared; each channel is its own reader.</li>
  *   <li><b>Memory:</b> the windows are held in memory: 32 KiB per checkpoint (about 3% of the data at the
- *       default spacing); {@link #save} compresses them.</li>
+ *       default spacing) for an index just built or loaded from indexed_gzip's or gztool's format; an index loaded
+ *       from Sluice's format keeps them as its file stores them, compressed (about a fifth of that), and decodes each
+ *       where a read starts at its checkpoint. {@link #save} compresses them.</li>
  * </ul>
  */
 public final class GzipIndex {
@@ -104,7 +108,7 @@ public final class GzipIndex {
     final long[] cpBit;
     final long[] cpU;
     final int[] cpMember;
-    final byte[][] windows;
+    final Window[] windows;
     /** CRC32 of the first and last {@link #CHECK_BYTES} of the gzip file, or null if the index does not know them. */
     final int[] fileCheck;
     /**
@@ -115,12 +119,12 @@ public final class GzipIndex {
 
     GzipIndex(long compressedSize, long uncompressedSize, long spacing, long[] memHeader, long[] memDeflate,
             long[] memU, long[] cpBit, long[] cpU, int[] cpMember, byte[][] windows, int[] fileCheck) {
-        this(compressedSize, uncompressedSize, spacing, memHeader, memDeflate, memU, cpBit, cpU, cpMember, windows,
-                fileCheck, true);
+        this(compressedSize, uncompressedSize, spacing, memHeader, memDeflate, memU, cpBit, cpU, cpMember,
+                Window.all(windows), fileCheck, true);
     }
 
     GzipIndex(long compressedSize, long uncompressedSize, long spacing, long[] memHeader, long[] memDeflate,
-            long[] memU, long[] cpBit, long[] cpU, int[] cpMember, byte[][] windows, int[] fileCheck,
+            long[] memU, long[] cpBit, long[] cpU, int[] cpMember, Window[] windows, int[] fileCheck,
             boolean allMembers) {
         this.compressedSize = compressedSize;
         this.uncompressedSize = uncompressedSize;
@@ -239,13 +243,13 @@ public final class GzipIndex {
         int n = memDeflate.length + cpBit.length;
         long[] bit = new long[n];
         long[] u = new long[n];
-        byte[][] w = new byte[n][];
+        Window[] w = new Window[n];
         int k = 0;
         for (int m = 0, c = 0; m < memDeflate.length || c < cpBit.length; ) {
             boolean member = c == cpBit.length || m < memDeflate.length && memDeflate[m] * 8 <= cpBit[c];
             long b = member ? memDeflate[m] * 8 : cpBit[c];
             long uu = member ? memU[m] : cpU[c];
-            byte[] window = member ? null : windows[c];
+            Window window = member ? null : windows[c];
             if (member) {
                 m++;
                 if (compressedSize >= 0 && b >= compressedSize * 8) {
@@ -270,7 +274,7 @@ public final class GzipIndex {
     void checkPoints(long fileSize) throws ZipException {
         int[] windowLengths = new int[windows.length];
         for (int i = 0; i < windows.length; i++) {
-            windowLengths[i] = windows[i].length;
+            windowLengths[i] = windows[i].length();
         }
         GzipIndexPoints.check(fileSize, uncompressedSize, memHeader, memDeflate, memU, cpBit, cpU, cpMember,
                 windowLengths, allMembers);

@@ -149,9 +149,9 @@ final class GzipIndexChannel implements SeekableByteChannel {
             inPos++;
         }
         inf.reset();
-        byte[] w = index.windows[c];
-        if (w.length > 0) {
-            inf.setDictionary(w);
+        Window w = index.windows[c];
+        if (w.length() > 0) {
+            inf.setDictionary(w.bytes());
         }
         active = true;
     }

@@ -13,9 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
@@ -87,21 +85,24 @@ final class GzipIndexFiles {
 
     // ---- Sluice ----
 
-    private static byte[] sluice(GzipIndex ix) {
+    private static byte[] sluice(GzipIndex ix) throws ZipException {
         byte[][] stored = new byte[ix.windows.length][];
         Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
         long total = 0;
         try {
             for (int i = 0; i < stored.length; i++) {
-                d.reset();
-                d.setInput(ix.windows[i]);
-                d.finish();
-                ByteArrayOutputStream out = new ByteArrayOutputStream(WINDOW / 2);
-                byte[] buf = new byte[16 * 1024];
-                while (!d.finished()) {
-                    out.write(buf, 0, d.deflate(buf));
+                stored[i] = ix.windows[i].storedBytes();
+                if (stored[i] == null) {
+                    d.reset();
+                    d.setInput(ix.windows[i].bytes());
+                    d.finish();
+                    ByteArrayOutputStream out = new ByteArrayOutputStream(WINDOW / 2);
+                    byte[] buf = new byte[16 * 1024];
+                    while (!d.finished()) {
+                        out.write(buf, 0, d.deflate(buf));
+                    }
+                    stored[i] = out.toByteArray();
                 }
-                stored[i] = out.toByteArray();
                 total += stored[i].length;
             }
         } finally {
@@ -120,7 +121,7 @@ final class GzipIndexFiles {
             b.putLong(ix.memHeader[i]).putLong(ix.memDeflate[i]).putLong(ix.memU[i]);
         }
         for (int i = 0; i < cps; i++) {
-            b.putLong(ix.cpBit[i]).putLong(ix.cpU[i]).putInt(ix.cpMember[i]).putInt(ix.windows[i].length)
+            b.putLong(ix.cpBit[i]).putLong(ix.cpU[i]).putInt(ix.cpMember[i]).putInt(ix.windows[i].length())
                     .putInt(stored[i].length);
         }
         for (byte[] s : stored) {
@@ -182,30 +183,14 @@ final class GzipIndexFiles {
                 sl[i] = (int) field(b.getInt(), 0, b.remaining(), "stored window length");
             }
             GzipIndexPoints.check(csize, usize, mh, md, mu, cb, cu, cm, wl, (flags & MEMBERS_FOLLOW) == 0);
-            byte[][] windows = new byte[cps][];
-            Inflater inf = new Inflater(true);
-            try {
-                for (int i = 0; i < cps; i++) {
-                    if (sl[i] > b.remaining()) {
-                        throw new EOFException("index cut short in the window of checkpoint " + i);
-                    }
-                    windows[i] = new byte[wl[i]];
-                    inf.reset();
-                    inf.setInput(bytes, b.position(), sl[i]);
-                    int n = 0;
-                    while (n < wl[i] && !inf.finished() && !inf.needsInput()) {
-                        n += inf.inflate(windows[i], n, wl[i] - n);
-                    }
-                    if (n != wl[i] || inf.getRemaining() != 0 && !inf.finished()) {
-                        throw new ZipException("window of checkpoint " + i + " decodes to " + n + " bytes, "
-                                + wl[i] + " expected");
-                    }
-                    b.position(b.position() + sl[i]);
+            // Kept as stored and decoded when a read starts at the checkpoint (Window); the CRC32 above covers them.
+            Window[] windows = new Window[cps];
+            for (int i = 0; i < cps; i++) {
+                if (sl[i] > b.remaining()) {
+                    throw new EOFException("index cut short in the window of checkpoint " + i);
                 }
-            } catch (DataFormatException e) {
-                throw new ZipException("corrupt window data in the index: " + e.getMessage());
-            } finally {
-                inf.end();
+                windows[i] = Window.stored(bytes, b.position(), sl[i], wl[i], i);
+                b.position(b.position() + sl[i]);
             }
             return new GzipIndex(csize, usize, spacing, mh, md, mu, cb, cu, cm, windows, checkLen == 0 ? null : check,
                     (flags & MEMBERS_FOLLOW) == 0);
@@ -223,7 +208,7 @@ final class GzipIndexFiles {
 
     // ---- indexed_gzip ----
 
-    private static byte[] indexedGzip(GzipIndex ix) {
+    private static byte[] indexedGzip(GzipIndex ix) throws ZipException {
         if (ix.compressedSize < 0 || !ix.allMembers) {
             // GZIDX needs both: its last point is at the end of the file, and every member start is a point.
             throw new IllegalStateException("an index without the gzip file's size or every member start (gztool's)"
@@ -254,9 +239,9 @@ final class GzipIndexFiles {
             }
         }
         b.putLong(ix.compressedSize).putLong(Math.max(0, ix.uncompressedSize)).put((byte) 0).put((byte) 0);
-        for (byte[] w : ix.windows) {
-            b.position(b.position() + WINDOW - w.length); // zero fill before a short window
-            b.put(w);
+        for (Window w : ix.windows) {
+            b.position(b.position() + WINDOW - w.length()); // zero fill before a short window
+            b.put(w.bytes());
         }
         return b.array();
     }

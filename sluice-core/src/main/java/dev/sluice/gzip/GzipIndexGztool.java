@@ -140,7 +140,7 @@ final class GzipIndexGztool {
             wl[i] = cw[i].length;
         }
         GzipIndexPoints.check(-1, usize, mh, md, mu, cb, cu, cm, wl, false);
-        return new GzipIndex(-1, usize, GzipIndex.DEFAULT_SPACING, mh, md, mu, cb, cu, cm, cw, null, false);
+        return new GzipIndex(-1, usize, GzipIndex.DEFAULT_SPACING, mh, md, mu, cb, cu, cm, Window.all(cw), null, false);
     }
 
     /** Inflates a point's zlib-wrapped window, refusing more than 32 KiB or a stream that does not end there. */
@@ -169,7 +169,7 @@ final class GzipIndexGztool {
      *
      * @throws IllegalStateException if {@code ix} does not know its uncompressed size (gztool's tail needs it)
      */
-    static byte[] write(GzipIndex ix) {
+    static byte[] write(GzipIndex ix) throws ZipException {
         if (ix.uncompressedSize < 0) {
             throw new IllegalStateException("an index without the uncompressed size cannot be saved in gztool's"
                     + " format");
@@ -193,7 +193,7 @@ final class GzipIndexGztool {
                     m++;
                     continue;
                 }
-                byte[] w = zlib(d, ix.windows[c]);
+                byte[] w = zlib(d, ix.windows[c].bytes());
                 long bit = ix.cpBit[c];
                 b.putLong(ix.cpU[c]).putLong((bit + 7) >>> 3).putInt((int) ((8 - (bit & 7)) & 7)).putInt(w.length);
                 out.write(b.array(), 0, 24);

@@ -34,6 +34,11 @@ final class ParallelInflate {
     private final Workers.Idle<InflateEngine> engines = new Workers.Idle<>();
     /** Input arrays the workers are done with, for the caller to reuse. */
     final ConcurrentLinkedQueue<byte[]> freeInputs = new ConcurrentLinkedQueue<>();
+    /**
+     * Arrays for the windows a running piece starts from and ends at ({@link Piece#decode}): at most one per worker,
+     * reused, so that decoding a stored window allocates nothing.
+     */
+    private final ConcurrentLinkedQueue<byte[]> freeWindows = new ConcurrentLinkedQueue<>();
     /** Output buffers the caller is done with, for the workers to reuse. */
     private final ConcurrentLinkedQueue<ByteBuffer> freeOutputs = new ConcurrentLinkedQueue<>();
     /**
@@ -205,10 +210,15 @@ final class ParallelInflate {
             // A quarter more than asked, so that the next pieces (whose lengths vary with the checkpoints) fit it.
             ByteBuffer out = output(outSize, outSize >> 2);
             InflateEngine e = borrowEngine();
+            byte[] scratch = freeWindows.poll();
+            if (scratch == null) {
+                scratch = new byte[GzipIndexBuild.WINDOW];
+            }
             try {
-                return piece.decode(e, out);
+                return piece.decode(e, out, scratch);
             } finally {
                 returnEngine(e);
+                freeWindows.offer(scratch);
             }
         }
     }

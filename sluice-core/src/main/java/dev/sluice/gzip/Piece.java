@@ -32,7 +32,7 @@ final class Piece {
     /** Bits of {@code in[ROOM]} before the start (0..7). */
     final int skipBits;
     /** The start's window (null: a member's first deflate byte, no dictionary). */
-    final byte[] window;
+    final Window window;
     /** Uncompressed offset of the start. */
     final long u;
     /** Output bytes up to where the piece ends, or -1 when unknown (the last piece of an index without the size). */
@@ -42,7 +42,7 @@ final class Piece {
     /** For a piece that ends at a checkpoint: the checkpoint's bits in the last byte of the input (0..7). */
     final int endBits;
     /** The window of the checkpoint it ends at, to compare with the output's last bytes; or null. */
-    final byte[] endWindow;
+    final Window endWindow;
     /** True for the last piece: its input runs to the end of the file (or {@link #cut}). */
     final boolean last;
     /** For the last piece: its input stops short of the end of the file (it was longer than a piece may be). */
@@ -57,8 +57,8 @@ final class Piece {
     /** For the last piece: offset in {@link #in} of the first byte after the last member (trailing data), or -1. */
     int trailingAt = -1;
 
-    Piece(long offset, byte[] in, int len, int skipBits, byte[] window, long u, long target, boolean endsAtMember,
-            int endBits, byte[] endWindow, boolean last, boolean cut) {
+    Piece(long offset, byte[] in, int len, int skipBits, Window window, long u, long target, boolean endsAtMember,
+            int endBits, Window endWindow, boolean last, boolean cut) {
         this.offset = offset;
         this.in = in;
         this.len = len;
@@ -123,8 +123,10 @@ final class Piece {
      * Runs on a worker: decodes the piece into {@code out} from index 0 (an array's buffer or a direct one, which has
      * room for the target and one byte more, or grows into a new buffer of its kind) with {@code e}, fills
      * {@link #segments} and returns the decoded bytes' buffer and count as a {@link ParallelInflate.Decoded}.
+     * {@code scratch} (at least {@link GzipIndexBuild#WINDOW} bytes, the worker's own) takes the windows where the
+     * piece starts and ends, so that a window stored compressed is decoded without a new array.
      */
-    ParallelInflate.Decoded decode(InflateEngine e, ByteBuffer out) throws IOException {
+    ParallelInflate.Decoded decode(InflateEngine e, ByteBuffer out, byte[] scratch) throws IOException {
         out.clear();
         int end = ROOM + len;
         boolean atCheckpoint = !endsAtMember && !last;
@@ -133,8 +135,8 @@ final class Piece {
             end = BitStarts.end(in, endBits == 0 ? end : end - 1, endBits);
         }
         e.reset();
-        if (window != null && window.length > 0) {
-            e.setDictionary(window, 0, window.length);
+        if (window != null && window.length() > 0) {
+            e.setDictionary(scratch, 0, window.copyTo(scratch)); // the engine keeps its own copy
         }
         int start = BitStarts.prime(in, ROOM, skipBits);
         e.setInput(in, start, end - start);
@@ -228,7 +230,7 @@ final class Piece {
         seg.length = produced - segStart;
         segments.add(seg);
         if (endWindow != null) {
-            checkWindow(out, produced);
+            checkWindow(out, produced, scratch);
         }
         return done(out, produced);
     }
@@ -293,16 +295,21 @@ final class Piece {
         }
     }
 
-    /** The output's last bytes (after the start's window) against the end checkpoint's window. */
-    private void checkWindow(ByteBuffer out, int produced) throws ZipException {
-        byte[] w = endWindow;
-        int fromOut = Math.min(w.length, produced);
-        int fromStart = w.length - fromOut;
-        byte[] last = new byte[fromOut];
-        out.get(produced - fromOut, last);
-        boolean same = Arrays.equals(w, fromStart, w.length, last, 0, fromOut)
-                && (fromStart == 0 || window != null && window.length >= fromStart
-                        && Arrays.equals(w, 0, fromStart, window, window.length - fromStart, window.length));
+    /**
+     * The output's last bytes (after the start's window) against the end checkpoint's window, which is decoded into
+     * {@code scratch}.
+     */
+    private void checkWindow(ByteBuffer out, int produced, byte[] scratch) throws ZipException {
+        int wl = endWindow.copyTo(scratch);
+        int fromOut = Math.min(wl, produced);
+        int fromStart = wl - fromOut;
+        boolean same = ByteBuffer.wrap(scratch, fromStart, fromOut).equals(out.slice(produced - fromOut, fromOut));
+        if (same && fromStart > 0) {
+            // A piece shorter than a window: the rest of the end's window is the end of the start's.
+            byte[] start = window != null ? window.bytes() : null;
+            same = start != null && start.length >= fromStart
+                    && Arrays.equals(scratch, 0, fromStart, start, start.length - fromStart, start.length);
+        }
         if (!same) {
             throw new ZipException("index does not fit the gzip data: the window of the checkpoint at uncompressed "
                     + (u + target) + " is not the data before it");

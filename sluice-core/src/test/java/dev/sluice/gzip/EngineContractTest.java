@@ -419,7 +419,7 @@ abstract class EngineContractTest {
                 // byte short of the room a piece gets, so that the buffer must grow.
                 java.nio.ByteBuffer out = c % 2 == 0 ? java.nio.ByteBuffer.allocate((int) target)
                         : java.nio.ByteBuffer.allocateDirect((int) target);
-                ParallelInflate.Decoded d = p.decode(e, out);
+                ParallelInflate.Decoded d = p.decode(e, out, new byte[GzipIndexBuild.WINDOW]);
                 byte[] got = new byte[d.len];
                 d.out.get(0, got);
                 assertArrayEquals(Arrays.copyOfRange(data, (int) ix.cpU[c], (int) ix.cpU[c + 1]), got,

@@ -263,13 +263,14 @@ class GzipIndexDecodeTest {
         GzipIndex ix = GzipIndex.build(write("l.gz", gz), 40_000);
         for (int round = 0; round < 20; round++) {
             int c = r.nextInt(ix.checkpoints());
-            byte[][] windows = ix.windows.clone();
+            Window[] windows = ix.windows.clone();
             long[] bits = ix.cpBit.clone();
             long[] us = ix.cpU.clone();
             switch (round % 3) {
                 case 0:
-                    windows[c] = windows[c].clone();
-                    windows[c][r.nextInt(windows[c].length)] ^= (byte) (1 + r.nextInt(255));
+                    byte[] w = windows[c].bytes().clone();
+                    w[r.nextInt(w.length)] ^= (byte) (1 + r.nextInt(255));
+                    windows[c] = Window.of(w);
                     break;
                 case 1:
                     bits[c] += r.nextBoolean() ? 1 + r.nextInt(30) : -1 - r.nextInt(30);
@@ -279,7 +280,7 @@ class GzipIndexDecodeTest {
                     break;
             }
             GzipIndex lying = new GzipIndex(ix.compressedSize, ix.uncompressedSize, ix.spacing, ix.memHeader,
-                    ix.memDeflate, ix.memU, bits, us, ix.cpMember, windows, ix.fileCheck);
+                    ix.memDeflate, ix.memU, bits, us, ix.cpMember, windows, ix.fileCheck, true);
             expectFailure(IOException.class, gz, data, lying, r, "round " + round + " checkpoint " + c + " seed "
                     + seed, true);
             // With a piece starting at every checkpoint, the lie is always noticed.

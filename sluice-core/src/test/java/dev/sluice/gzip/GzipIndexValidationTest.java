@@ -144,6 +144,54 @@ class GzipIndexValidationTest {
         refused(resealed(bad), "index checkpoint 0", "not inside its member 1");
     }
 
+    /**
+     * Sluice's format keeps a checkpoint's window as stored and decodes it when a read starts there ({@link Window}):
+     * stored data that does not decode to the window's length (past the index's CRC32, which the test reseals) is a
+     * ZipException naming the checkpoint on every path that starts there, the channel and the parallel pieces, and
+     * never wrong bytes.
+     */
+    @Test
+    void aStoredWindowThatDoesNotDecodeIsAZipExceptionWhereAReadStartsThere() throws IOException {
+        byte[] good = saved(GzipIndex.Format.SLUICE);
+        int members = le(good).getInt(52);
+        int cps = le(good).getInt(56);
+        int cp0 = SLUICE_MEMBERS + SLUICE_MEMBER * members;
+        int windows = cp0 + SLUICE_CHECKPOINT * cps;
+        int c = 2;
+        int at = windows;
+        for (int i = 0; i < c; i++) {
+            at += le(good).getInt(cp0 + SLUICE_CHECKPOINT * i + 24);
+        }
+        int stored = le(good).getInt(cp0 + SLUICE_CHECKPOINT * c + 24);
+        byte[] gzBytes = Files.readAllBytes(gz);
+        for (int edit = 0; edit < 2; edit++) {
+            byte[] bad = good.clone();
+            if (edit == 0) {
+                bad[at] = (byte) 0xff; // a final block of type 3: invalid deflate data
+            } else {
+                // Half the stored bytes: the data runs out before the window's 32 KiB (and the next window starts
+                // inside this one's data, so it is bad too; reads before checkpoint c are not).
+                le(bad).putInt(cp0 + SLUICE_CHECKPOINT * c + 24, stored / 2);
+            }
+            Path f = tmp.resolve("stored-" + edit);
+            Files.write(f, resealed(bad));
+            GzipIndex loaded = GzipIndex.load(f);
+            String named = "of checkpoint " + c + " in the index";
+            try (SeekableByteChannel ch = loaded.openChannel(gz)) {
+                ByteBuffer buf = ByteBuffer.allocate(100);
+                ZipException e = assertThrows(ZipException.class, () -> ch.position(loaded.cpU[c]).read(buf));
+                assertTrue(e.getMessage().contains(named), e.getMessage());
+                int before = (int) loaded.cpU[c - 1];
+                ch.position(before).read(buf.clear());
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, before, before + 100), buf.array());
+            }
+            ZipException e = assertThrows(ZipException.class, () -> TestData.readAll(GzipInputStream.builder()
+                    .index(loaded).threads(2).pieceSize(1).build(new java.io.ByteArrayInputStream(gzBytes))));
+            assertTrue(e.getMessage().contains(named), e.getMessage());
+        }
+        assertTrue(stored > 0);
+    }
+
     /** The edits above are refused for what they break, not because the test writes the formats wrong. */
     @Test
     void theUneditedIndexesLoadAndRead() throws IOException {
