@@ -88,9 +88,11 @@ table() {
 }
 
 # The option sets the launcher has chosen between: the JVM's defaults, C1 alone, and the serial collector without
-# hsperfdata (each alone and together).
+# hsperfdata (each alone and together), and C1 with transparent huge pages for the heap (needs THP [madvise]: under
+# [never] the JVM prints a warning).
 flag_sets=("" "-XX:TieredStopAtLevel=1" "-XX:+UseSerialGC -XX:-UsePerfData"
-           "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData")
+           "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData"
+           "-XX:TieredStopAtLevel=1 -XX:+UseTransparentHugePages")
 flags() {
   local s="$1" n="$runs" f="$data/$1" cmd
   local -a cmds=("cp $f $data/cp.out" "cmp $f $f.copy" "sum $f" "wc $f" "gzip -1 -c $f" "gzip -6 -c $f" "gunzip -c $f.gz")
