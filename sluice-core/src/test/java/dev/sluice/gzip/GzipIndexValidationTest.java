@@ -69,6 +69,16 @@ class GzipIndexValidationTest {
         return e;
     }
 
+    /** Sluice's format: the number of checkpoints. */
+    private static int sluiceCheckpoints(byte[] sluice) {
+        return le(sluice).getInt(56);
+    }
+
+    /** Sluice's format: the offset of the checkpoint table, after the member table. */
+    private static int sluiceCheckpointTable(byte[] sluice) {
+        return SLUICE_MEMBERS + SLUICE_MEMBER * le(sluice).getInt(52);
+    }
+
     private static ByteBuffer le(byte[] b) {
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     }
@@ -105,9 +115,8 @@ class GzipIndexValidationTest {
     @Test
     void sluicePointsOutOfBoundsAreRefusedNamingThePoint() throws IOException {
         byte[] good = saved(GzipIndex.Format.SLUICE);
-        int members = le(good).getInt(52);
-        int cps = le(good).getInt(56);
-        int cp0 = SLUICE_MEMBERS + SLUICE_MEMBER * members;
+        int cps = sluiceCheckpoints(good);
+        int cp0 = sluiceCheckpointTable(good);
         long usize = le(good).getLong(24);
 
         byte[] bad = good.clone();
@@ -153,10 +162,8 @@ class GzipIndexValidationTest {
     @Test
     void aStoredWindowThatDoesNotDecodeIsAZipExceptionWhereAReadStartsThere() throws IOException {
         byte[] good = saved(GzipIndex.Format.SLUICE);
-        int members = le(good).getInt(52);
-        int cps = le(good).getInt(56);
-        int cp0 = SLUICE_MEMBERS + SLUICE_MEMBER * members;
-        int windows = cp0 + SLUICE_CHECKPOINT * cps;
+        int cp0 = sluiceCheckpointTable(good);
+        int windows = cp0 + SLUICE_CHECKPOINT * sluiceCheckpoints(good);
         int c = 2;
         int at = windows;
         for (int i = 0; i < c; i++) {
