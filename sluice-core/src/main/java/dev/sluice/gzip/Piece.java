@@ -134,9 +134,12 @@ final class Piece {
             // The data ends at the checkpoint with an empty final block: the engine must finish exactly there.
             end = BitStarts.end(in, endBits == 0 ? end : end - 1, endBits);
         }
-        e.reset();
         if (window != null && window.length() > 0) {
-            e.setDictionary(scratch, 0, window.copyTo(scratch)); // the engine keeps its own copy
+            int wl = window.copyTo(scratch, e);
+            e.reset();
+            e.setDictionary(scratch, 0, wl); // the engine keeps its own copy
+        } else {
+            e.reset();
         }
         int start = BitStarts.prime(in, ROOM, skipBits);
         e.setInput(in, start, end - start);
@@ -230,7 +233,7 @@ final class Piece {
         seg.length = produced - segStart;
         segments.add(seg);
         if (endWindow != null) {
-            checkWindow(out, produced, scratch);
+            checkWindow(out, produced, scratch, e); // the piece is decoded: e is free for the window
         }
         return done(out, produced);
     }
@@ -297,10 +300,10 @@ final class Piece {
 
     /**
      * The output's last bytes (after the start's window) against the end checkpoint's window, which is decoded into
-     * {@code scratch}.
+     * {@code scratch} with {@code e}.
      */
-    private void checkWindow(ByteBuffer out, int produced, byte[] scratch) throws ZipException {
-        int wl = endWindow.copyTo(scratch);
+    private void checkWindow(ByteBuffer out, int produced, byte[] scratch, InflateEngine e) throws ZipException {
+        int wl = endWindow.copyTo(scratch, e);
         int fromOut = Math.min(wl, produced);
         int fromStart = wl - fromOut;
         boolean same = ByteBuffer.wrap(scratch, fromStart, fromOut).equals(out.slice(produced - fromOut, fromOut));

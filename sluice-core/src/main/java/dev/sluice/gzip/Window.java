@@ -1,7 +1,7 @@
 package dev.sluice.gzip;
 
+import java.util.Arrays;
 import java.util.zip.DataFormatException;
-import java.util.zip.Inflater;
 import java.util.zip.ZipException;
 
 /**
@@ -59,7 +59,7 @@ final class Window {
 
     /** The raw deflate data of the window as Sluice's index file stores it, or null if it is held decoded. */
     byte[] storedBytes() {
-        return stored == null ? null : java.util.Arrays.copyOfRange(stored, storedOff, storedOff + storedLen);
+        return stored == null ? null : Arrays.copyOfRange(stored, storedOff, storedOff + storedLen);
     }
 
     /**
@@ -78,32 +78,50 @@ final class Window {
     }
 
     /**
-     * Writes the window into {@code into[0..length())} (which must have room) and returns {@link #length()}.
+     * Writes the window into {@code into[0..length())} (which must have room) and returns {@link #length()}; a stored
+     * window is decoded by a JDK {@link java.util.zip.Inflater} made for the call.
      *
      * @throws ZipException if the stored data is not raw deflate data of exactly {@link #length()} bytes
      */
     int copyTo(byte[] into) throws ZipException {
         if (bytes != null) {
+            return copyTo(into, null);
+        }
+        InflateEngine e = new JdkInflateEngine();
+        try {
+            return copyTo(into, e);
+        } finally {
+            e.end();
+        }
+    }
+
+    /**
+     * As {@link #copyTo(byte[])}, decoding a stored window with {@code e}, a worker's own engine (ISA-L decodes a
+     * window several times faster than zlib, and needs no new native state): {@code e} is reset first and holds
+     * the window's stream afterwards, so the caller resets it again before its own.
+     */
+    int copyTo(byte[] into, InflateEngine e) throws ZipException {
+        if (bytes != null) {
             System.arraycopy(bytes, 0, into, 0, length);
             return length;
         }
-        Inflater inf = new Inflater(true);
         try {
-            inf.setInput(stored, storedOff, storedLen);
+            e.reset();
+            e.setInput(stored, storedOff, storedLen);
             int n = 0;
-            while (n < length && !inf.finished() && !inf.needsInput()) {
-                n += inf.inflate(into, n, length - n);
+            for (int stalls = 0; n < length && !e.finished() && !e.needsInput() && stalls <= 2; ) {
+                int k = e.inflate(into, n, length - n);
+                n += k;
+                stalls = k == 0 ? stalls + 1 : 0; // never spin on an engine that makes no progress
             }
-            if (n != length || inf.getRemaining() != 0 && !inf.finished()) {
+            if (n != length || e.remaining() != 0 && !e.finished()) {
                 throw new ZipException("window of checkpoint " + checkpoint + " in the index decodes to " + n
                         + " bytes, " + length + " expected");
             }
             return n;
-        } catch (DataFormatException e) {
+        } catch (DataFormatException x) {
             throw new ZipException("corrupt window data of checkpoint " + checkpoint + " in the index: "
-                    + e.getMessage());
-        } finally {
-            inf.end();
+                    + x.getMessage());
         }
     }
 }
