@@ -1,5 +1,7 @@
 package dev.sluice.gzip;
 
+import java.nio.ByteBuffer;
+
 /**
  * The seam between the gzip framing and the raw-deflate encoder, so that a native backend can replace
  * {@link JdkDeflateEngine} without touching {@link GzipOutputStream} or {@link ParallelGzipOutputStream}; which
@@ -19,8 +21,30 @@ interface DeflateEngine {
     /** Sets the next input; the engine keeps a reference to {@code b} until {@link #needsInput()}. */
     void setInput(byte[] b, int off, int len);
 
+    /**
+     * Sets the next input: {@code b}'s bytes between its position and limit, read where they are (a native engine
+     * reads a direct buffer without copying it); the engine keeps a reference to {@code b} until
+     * {@link #needsInput()} and never moves its position or limit, so the caller must not change those bytes
+     * meanwhile. This default copies them into an array for {@link #setInput(byte[], int, int)}.
+     */
+    default void setInput(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        setInput(a, 0, a.length);
+    }
+
     /** Primes the history with {@code b[off..off+len)} (at most the last 32 KiB count); call right after reset. */
     void setDictionary(byte[] b, int off, int len);
+
+    /**
+     * As {@link #setDictionary(byte[], int, int)}, with {@code b}'s bytes between its position and limit (whose
+     * position and limit stay as they are). This default copies them into an array.
+     */
+    default void setDictionary(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        setDictionary(a, 0, a.length);
+    }
 
     /** Compresses into {@code b[off..off+len)} with the given flush mode and returns the number of bytes written. */
     int deflate(byte[] b, int off, int len, int flush);

@@ -1,5 +1,6 @@
 package dev.sluice.gzip;
 
+import java.nio.ByteBuffer;
 import java.util.zip.Deflater;
 
 /** {@link DeflateEngine} on the JDK's bundled zlib through {@link Deflater} in raw ({@code nowrap}) mode. */
@@ -25,9 +26,20 @@ final class JdkDeflateEngine implements DeflateEngine {
         deflater.setInput(b, off, len);
     }
 
+    /** zlib reads {@code b} where it is, a direct buffer too; a duplicate takes the position Deflater advances. */
+    @Override
+    public void setInput(ByteBuffer b) {
+        deflater.setInput(b.duplicate());
+    }
+
     @Override
     public void setDictionary(byte[] b, int off, int len) {
         deflater.setDictionary(b, off, len);
+    }
+
+    @Override
+    public void setDictionary(ByteBuffer b) {
+        deflater.setDictionary(b.duplicate());
     }
 
     @Override

@@ -1,11 +1,14 @@
 package dev.sluice.gzip;
 
+import dev.sluice.internal.ChannelBacked;
 import dev.sluice.internal.Checks;
 import dev.sluice.internal.Defaults;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
@@ -126,17 +129,30 @@ public final class ParallelGzipOutputStream extends OutputStream {
 
     /** Blocks submitted and not yet written, oldest first. */
     private final ArrayDeque<Future<Compressed>> inFlight = new ArrayDeque<>();
-    private final ArrayDeque<byte[]> freeBlocks = new ArrayDeque<>();
+    private final ArrayDeque<ByteBuffer> freeBlocks = new ArrayDeque<>();
     /**
      * Output arrays of written blocks, for the workers to reuse: a fresh array per block would cost a zeroed
      * {@code blockSize + 1/8} bytes each time (a humongous allocation under G1 at the default 1 MiB block).
      */
     private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
     /**
-     * The block being filled: the dictionary in {@code block[DICTIONARY_SIZE - dictLen .. DICTIONARY_SIZE)}, data in
-     * {@code block[DICTIONARY_SIZE .. DICTIONARY_SIZE + blockLen)}.
+     * The block being filled, addressed by absolute index (its position and limit serve only a channel's read): the
+     * dictionary in {@code block[DICTIONARY_SIZE - dictLen .. DICTIONARY_SIZE)}, data in
+     * {@code block[DICTIONARY_SIZE .. DICTIONARY_SIZE + blockLen)}. A heap buffer, until {@link #transferFrom} reads
+     * a file's channel: from then on blocks are direct buffers ({@link #direct}).
      */
-    private byte[] block;
+    private ByteBuffer block;
+    /**
+     * True once {@link #transferFrom} reads a file's channel: new blocks are then direct buffers, which the kernel
+     * fills and a native compressor reads where they are, so the input is never copied in Java (gzip -1 of 1.1 GB
+     * 2-6% faster, -6 8%: docs/benchmarks/gzip.md, 2026-11-27). Only then, because bytes written from arrays are
+     * copied into a block either way, and a direct buffer costs fresh native pages and lives until the garbage
+     * collector finds it (a worker may still read a block after {@link #close()}); blocks are recycled within the
+     * stream meanwhile.
+     */
+    private boolean direct;
+    /** For {@link #transferFrom} from a stream with no channel behind it: reads go through it into the block. */
+    private byte[] scratch;
     private int blockLen;
     private int dictLen;
     private long crc;
@@ -166,7 +182,18 @@ public final class ParallelGzipOutputStream extends OutputStream {
         this.strategy = b.strategy;
         this.engineFactory = engineFactory;
         this.pool = Workers.pool("sluice-gzip", b.threads);
-        this.block = new byte[DICTIONARY_SIZE + this.blockSize];
+        this.block = newBlock();
+    }
+
+    /** A free block of the kind {@link #direct} asks for, or a new one. */
+    private ByteBuffer newBlock() {
+        ByteBuffer b = freeBlocks.poll();
+        if (b != null && b.isDirect() == direct) {
+            return b;
+        }
+        freeBlocks.clear(); // heap blocks left from before the switch to direct ones
+        return direct ? ByteBuffer.allocateDirect(DICTIONARY_SIZE + blockSize)
+                : ByteBuffer.allocate(DICTIONARY_SIZE + blockSize);
     }
 
     /** A builder for a stream with a non-default level, strategy, header, thread count or block size. */
@@ -180,7 +207,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         if (blockLen == blockSize) {
             submit();
         }
-        block[DICTIONARY_SIZE + blockLen++] = (byte) b;
+        block.put(DICTIONARY_SIZE + blockLen++, (byte) b);
     }
 
     @Override
@@ -193,7 +220,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
                 submit();
             }
             int n = Math.min(len, blockSize - blockLen);
-            System.arraycopy(b, off, block, DICTIONARY_SIZE + blockLen, n);
+            block.put(DICTIONARY_SIZE + blockLen, b, off, n);
             blockLen += n;
             off += n;
             len -= n;
@@ -201,8 +228,10 @@ public final class ParallelGzipOutputStream extends OutputStream {
     }
 
     /**
-     * Reads {@code in} to its end and compresses everything read, reading straight into this stream's blocks: one
-     * copy less than {@code in.transferTo(this)}, which goes through a buffer of its own. Does not close {@code in};
+     * Reads {@code in} to its end and compresses everything read. From a plain {@link java.io.FileInputStream} or
+     * Sluice's file streams it reads the file's channel straight into this stream's blocks, which the compressors
+     * read where they are: no copy of the input in Java; from any other stream through an array of its own, one copy
+     * as {@code in.transferTo(this)} makes. Does not close {@code in};
      * like {@link #write(byte[], int, int)}, the bytes are compressed as blocks fill, and the member is completed
      * only by {@link #finish()} or {@link #close()}.
      *
@@ -213,13 +242,31 @@ public final class ParallelGzipOutputStream extends OutputStream {
      */
     public long transferFrom(InputStream in) throws IOException {
         Checks.notNull(in, "in");
+        FileChannel channel = ChannelBacked.of(in);
+        if (channel != null && !direct && block != null) {
+            direct = true;
+            if (blockLen == 0 && dictLen == 0) {
+                block = newBlock(); // nothing in it yet: the first block is direct too
+            }
+        }
         long total = 0;
         for (;;) {
             ensureWritable();
             if (blockLen == blockSize) {
                 submit();
             }
-            int n = in.read(block, DICTIONARY_SIZE + blockLen, blockSize - blockLen);
+            int n;
+            if (channel != null) {
+                n = channel.read(block.limit(DICTIONARY_SIZE + blockSize).position(DICTIONARY_SIZE + blockLen));
+            } else {
+                if (scratch == null) {
+                    scratch = new byte[Math.min(blockSize, 128 * 1024)];
+                }
+                n = in.read(scratch, 0, Math.min(scratch.length, blockSize - blockLen));
+                if (n > 0) {
+                    block.put(DICTIONARY_SIZE + blockLen, scratch, 0, n);
+                }
+            }
             if (n < 0) {
                 return total;
             }
@@ -338,7 +385,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
      */
     private void submitLast() throws IOException {
         writeHeader();
-        byte[] input = block;
+        ByteBuffer input = block;
         block = null;
         int pieces = Math.max(1, Math.min(4 * threads, blockLen / MIN_PIECE));
         if (independent || threads == 1 || members()) {
@@ -382,16 +429,16 @@ public final class ParallelGzipOutputStream extends OutputStream {
     private void submit() throws IOException {
         writeHeader();
         writeCompleted(maxInFlight - 1);
-        byte[] input = block;
+        ByteBuffer input = block;
         int len = blockLen;
         int dict = independent || members() ? 0 : dictLen;
         inFlight.add(pool.submit(new Task(input, DICTIONARY_SIZE, dict, len, false, true, !submittedAny)));
         submittedAny = true;
-        byte[] next = freeBlocks.isEmpty() ? new byte[DICTIONARY_SIZE + blockSize] : freeBlocks.poll();
+        ByteBuffer next = newBlock();
         // The next dictionary is the last 32 KiB of (this block's dictionary + this block): data and dictionary are
-        // contiguous in the array, so one copy moves it. Members use none.
+        // contiguous in the block, so one copy moves it (a read, while a worker reads the same bytes). Members use none.
         int keep = members() ? 0 : Math.min(DICTIONARY_SIZE, dict + len);
-        System.arraycopy(input, DICTIONARY_SIZE + len - keep, next, DICTIONARY_SIZE - keep, keep);
+        next.put(DICTIONARY_SIZE - keep, input, DICTIONARY_SIZE + len - keep, keep);
         block = next;
         dictLen = keep;
         blockLen = 0;
@@ -439,7 +486,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
      * before it. A class rather than a lambda, as {@link Workers} explains.
      */
     private final class Task implements Callable<Compressed> {
-        private final byte[] input;
+        private final ByteBuffer input;
         private final int off;
         private final int dictLen;
         private final int len;
@@ -447,7 +494,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         private final boolean recycle;
         private final boolean first;
 
-        Task(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle, boolean first) {
+        Task(ByteBuffer input, int off, int dictLen, int len, boolean last, boolean recycle, boolean first) {
             this.input = input;
             this.off = off;
             this.dictLen = dictLen;
@@ -470,14 +517,15 @@ public final class ParallelGzipOutputStream extends OutputStream {
      * Runs on a worker: input[off, off + len) to raw deflate, ending with SYNC_FLUSH, or with the final block if
      * last. The result hands the input array back for reuse if {@code recycle}.
      */
-    private Compressed compress(byte[] input, int off, int dictLen, int len, boolean last, boolean recycle) {
+    private Compressed compress(ByteBuffer input, int off, int dictLen, int len, boolean last, boolean recycle) {
         DeflateEngine engine = borrowEngine();
         try {
             engine.reset();
             if (dictLen > 0) {
-                engine.setDictionary(input, off - dictLen, dictLen);
+                engine.setDictionary(input.slice(off - dictLen, dictLen));
             }
-            engine.setInput(input, off, len);
+            ByteBuffer data = input.slice(off, len); // a view of the worker's own: the block's position is the caller's
+            engine.setInput(data);
             int need = len + (len >>> 3) + 64;
             byte[] o = freeOutputs.poll();
             if (o == null || o.length < need) {
@@ -512,7 +560,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
                 }
             }
             CRC32 c = new CRC32();
-            c.update(input, off, len);
+            c.update(data);
             return new Compressed(recycle ? input : null, len, c.getValue(), o, n);
         } finally {
             returnEngine(engine);
@@ -523,12 +571,13 @@ public final class ParallelGzipOutputStream extends OutputStream {
      * Runs on a worker: input[off, off + len) to one complete gzip member (header with SL or BC, deflate with no
      * dictionary, trailer), compressed one-shot.
      */
-    private Compressed compressMember(byte[] input, int off, int len, boolean recycle, boolean first) {
+    private Compressed compressMember(ByteBuffer input, int off, int len, boolean recycle, boolean first) {
         int headerLen = memberHeader(first, 0, 0).length; // the sizes do not change the header's length
         DeflateEngine engine = borrowEngine();
         try {
             engine.reset();
-            engine.setInput(input, off, len);
+            ByteBuffer data = input.slice(off, len);
+            engine.setInput(data);
             engine.finish();
             int need = headerLen + len + (len >>> 3) + 64 + 8;
             byte[] o = freeOutputs.poll();
@@ -552,7 +601,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
             }
             System.arraycopy(memberHeader(first, total, len), 0, o, 0, headerLen);
             CRC32 c = new CRC32();
-            c.update(input, off, len);
+            c.update(data);
             GzipMembers.putLe(o, n, c.getValue(), 4);
             GzipMembers.putLe(o, n + 4, len, 4);
             return new Compressed(recycle ? input : null, len, c.getValue(), o, n + 8);
@@ -588,17 +637,17 @@ public final class ParallelGzipOutputStream extends OutputStream {
     }
 
     /**
-     * A compressed block: the input array (to recycle; null for the pieces of the last block), its length and CRC,
+     * A compressed block: the input block (to recycle; null for the pieces of the last block), its length and CRC,
      * and the raw deflate bytes.
      */
     private static final class Compressed {
-        final byte[] input;
+        final ByteBuffer input;
         final int len;
         final long crc;
         final byte[] out;
         final int outLen;
 
-        Compressed(byte[] input, int len, long crc, byte[] out, int outLen) {
+        Compressed(ByteBuffer input, int len, long crc, byte[] out, int outLen) {
             this.input = input;
             this.len = len;
             this.crc = crc;

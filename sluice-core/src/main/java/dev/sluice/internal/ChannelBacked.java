@@ -1,5 +1,7 @@
 package dev.sluice.internal;
 
+import java.io.FileInputStream;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
 
 /**
@@ -15,4 +17,19 @@ public interface ChannelBacked {
      * back): the caller then goes through the stream's own methods.
      */
     FileChannel channel();
+
+    /**
+     * The channel behind {@code in}, positioned where the stream is, or null when there is none. Only exact classes
+     * are trusted: a subclass of {@link FileInputStream} may override {@code read} to count or transform bytes, and
+     * reading its channel would bypass that.
+     */
+    static FileChannel of(InputStream in) {
+        if (in.getClass() == FileInputStream.class) {
+            return ((FileInputStream) in).getChannel();
+        }
+        if (in instanceof ChannelBacked) {
+            return ((ChannelBacked) in).channel();
+        }
+        return null;
+    }
 }

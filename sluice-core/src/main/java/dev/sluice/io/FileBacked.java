@@ -19,13 +19,7 @@ final class FileBacked {
 
     /** The channel behind {@code in}, positioned where the stream is, or null when there is none. */
     static FileChannel channelOf(InputStream in) {
-        if (in.getClass() == FileInputStream.class) {
-            return ((FileInputStream) in).getChannel();
-        }
-        if (in instanceof ChannelBacked) {
-            return ((ChannelBacked) in).channel();
-        }
-        return null;
+        return ChannelBacked.of(in);
     }
 
     /**

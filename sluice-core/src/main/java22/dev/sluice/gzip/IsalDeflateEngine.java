@@ -3,6 +3,7 @@ package dev.sluice.gzip;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -81,6 +82,11 @@ final class IsalDeflateEngine implements DeflateEngine {
         return POOL.size();
     }
 
+    /**
+     * The caller's direct buffer that ISA-L reads in place ({@code next_in} points into it), held so that its memory
+     * stays alive until the stream is reset; null for array input.
+     */
+    private ByteBuffer direct;
     /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
     private byte[] input;
     private int inOff;
@@ -123,6 +129,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
         stream.set(ValueLayout.JAVA_INT, AVAIL_IN, 0);
         input = null;
+        direct = null;
         inLen = 0;
         finishing = false;
     }
@@ -136,15 +143,50 @@ final class IsalDeflateEngine implements DeflateEngine {
         inLen = len;
     }
 
+    /**
+     * A direct buffer is read where it is: {@code next_in} points at its bytes, all of them at once, with no copy
+     * into the input block (a 1 MiB block of ParallelGzipOutputStream is one call's input). Any other buffer goes
+     * through an array.
+     */
+    @Override
+    public void setInput(ByteBuffer b) {
+        checkOpen();
+        if (!b.isDirect()) {
+            DeflateEngine.super.setInput(b);
+            return;
+        }
+        input = null;
+        inLen = 0;
+        direct = b;
+        stream.set(ValueLayout.ADDRESS, NEXT_IN, MemorySegment.ofBuffer(b)); // exactly [position, limit)
+        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, b.remaining());
+    }
+
     @Override
     public void setDictionary(byte[] b, int off, int len) {
         Objects.checkFromIndexSize(off, len, b.length);
         checkOpen();
         int n = Math.min(len, DICT_MAX); // only the last 32 KiB can be referred to
         MemorySegment.copy(b, off + len - n, in, ValueLayout.JAVA_BYTE, 0, n);
+        setDictionary(in, n);
+    }
+
+    /** A direct buffer's dictionary goes to ISA-L where it is (which copies it into its history). */
+    @Override
+    public void setDictionary(ByteBuffer b) {
+        checkOpen();
+        if (!b.isDirect()) {
+            DeflateEngine.super.setDictionary(b);
+            return;
+        }
+        int n = Math.min(b.remaining(), DICT_MAX);
+        setDictionary(MemorySegment.ofBuffer(b).asSlice(b.remaining() - n), n);
+    }
+
+    private void setDictionary(MemorySegment dict, int n) {
         int ret;
         try {
-            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, in, n);
+            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, dict, n);
         } catch (Throwable t) {
             throw NativeEngines.rethrow(t);
         }
@@ -225,6 +267,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         if (!ended) {
             ended = true;
             input = null;
+            direct = null;
             release.clean();
         }
     }

@@ -3,6 +3,7 @@ package dev.sluice.gzip;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -47,6 +48,8 @@ final class LibdeflateEngine implements DeflateEngine {
         }
     }
 
+    /** Direct input, compressed where it is (no copy into {@link #in}); null for array input. */
+    private ByteBuffer direct;
     private byte[] input;
     private int inOff;
     private int inLen;
@@ -86,6 +89,24 @@ final class LibdeflateEngine implements DeflateEngine {
         hasInput = true;
     }
 
+    /** A direct buffer is compressed where it is; any other goes through an array. */
+    @Override
+    public void setInput(ByteBuffer b) {
+        checkOpen();
+        if (!b.isDirect()) {
+            DeflateEngine.super.setInput(b);
+            return;
+        }
+        if (hasInput) {
+            throw new IllegalStateException("libdeflate compresses whole members: one setInput per reset");
+        }
+        direct = b;
+        input = null;
+        inOff = 0;
+        inLen = b.remaining();
+        hasInput = true;
+    }
+
     @Override
     public void setDictionary(byte[] b, int off, int len) {
         throw new IllegalStateException("libdeflate members have no dictionary");
@@ -111,8 +132,13 @@ final class LibdeflateEngine implements DeflateEngine {
     }
 
     private void compress() {
-        MemorySegment src = in.atLeast(inLen);
-        MemorySegment.copy(input, inOff, src, ValueLayout.JAVA_BYTE, 0, inLen);
+        MemorySegment src;
+        if (direct != null) {
+            src = MemorySegment.ofBuffer(direct); // exactly [position, limit): inLen bytes
+        } else {
+            src = in.atLeast(inLen);
+            MemorySegment.copy(input, inOff, src, ValueLayout.JAVA_BYTE, 0, inLen);
+        }
         try {
             long bound = (long) NativeEngines.Libdeflate.COMPRESS_BOUND.invokeExact(compressor, (long) inLen);
             MemorySegment dst = out.atLeast(bound);
@@ -155,6 +181,7 @@ final class LibdeflateEngine implements DeflateEngine {
     public void reset() {
         checkOpen();
         input = null;
+        direct = null;
         inLen = 0;
         hasInput = false;
         finishing = false;
@@ -167,6 +194,7 @@ final class LibdeflateEngine implements DeflateEngine {
         if (!ended) {
             ended = true;
             input = null;
+            direct = null;
             release.clean();
         }
     }

@@ -10,8 +10,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FileInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,10 +26,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.zip.GZIPInputStream;
+import dev.sluice.file.FastFiles;
 import dev.sluice.testing.HostileInputStream;
 import dev.sluice.testing.HostileInputStream.Mode;
 import dev.sluice.testing.HostileInputStream.InjectedIOException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ParallelGzipOutputStreamTest {
     private static final int BLOCK = 4096;
@@ -87,6 +93,75 @@ class ParallelGzipOutputStreamTest {
                 assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))), ctx);
                 assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(gz))), ctx);
             }
+        }
+    }
+
+    /**
+     * From a plain FileInputStream or Sluice's file stream, transferFrom reads the file's channel into direct blocks
+     * that the compressor reads in place; from a FileInputStream subclass, through its own read (which may count or
+     * transform bytes). Bytes written before (a heap first block, or its dictionary) and after (into direct blocks)
+     * join them; a stream that was read partly continues where it stands. Every format, native engines included
+     * when the suite reruns with them.
+     */
+    @Test
+    void transferFromAFileReadsItsChannelIntoDirectBlocks(@TempDir Path dir) throws IOException {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        ParallelGzipOutputStream.Format[] formats = ParallelGzipOutputStream.Format.values();
+        for (int round = 0; round < 36; round++) {
+            int size = r.nextInt(4) == 0 ? r.nextInt(100) : r.nextInt(3 << 20);
+            byte[] data = r.nextBoolean() ? TestData.mixed(r, size) : TestData.text(r, size);
+            Path file = dir.resolve("in-" + round);
+            Files.write(file, data);
+            ParallelGzipOutputStream.Format format = formats[round % formats.length];
+            int source = round / formats.length % 3;
+            int threads = 1 + r.nextInt(3);
+            int level = r.nextBoolean() ? 1 + r.nextInt(9) : 6;
+            int before = r.nextBoolean() ? 0 : Math.min(size, r.nextInt(70_000));
+            int skipped = r.nextInt(4) == 0 ? Math.min(size - before, r.nextInt(5000)) : 0;
+            int tail = r.nextInt(3) == 0 ? r.nextInt(50_000) : 0;
+            byte[] extra = TestData.text(r, tail);
+            ParallelGzipOutputStream.Builder b = ParallelGzipOutputStream.builder().format(format).threads(threads)
+                    .level(level);
+            if (format != ParallelGzipOutputStream.Format.BGZF && r.nextBoolean()) {
+                b.blockSize(BLOCK + r.nextInt(300_000));
+            }
+            String ctx = "seed " + seed + " round " + round + " " + format + " source " + source + " threads "
+                    + threads + " level " + level + " size " + size + " before " + before + " skipped " + skipped
+                    + " tail " + tail;
+            AtomicLong counted = new AtomicLong();
+            ByteArrayOutputStream sink = new ByteArrayOutputStream();
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            try (InputStream in = source == 0 ? new FileInputStream(file.toFile())
+                        : source == 1 ? FastFiles.newUnbufferedInputStream(file) : new FileInputStream(file.toFile()) {
+                            @Override
+                            public int read(byte[] buf, int off, int len) throws IOException {
+                                int n = super.read(buf, off, len);
+                                counted.addAndGet(Math.max(n, 0));
+                                return n;
+                            }
+                        };
+                    ParallelGzipOutputStream out = b.build(sink)) {
+                out.write(data, 0, before);
+                expected.write(data, 0, before);
+                assertEquals(before + skipped, in.skip(before + skipped), ctx);
+                assertEquals(size - before - skipped, out.transferFrom(in), ctx);
+                expected.write(data, before + skipped, size - before - skipped);
+                assertEquals(-1, in.read(), ctx);
+                if (tail > 0) {
+                    out.write(extra[0]);
+                    out.write(extra, 1, tail - 1);
+                    expected.write(extra, 0, tail);
+                }
+            }
+            if (source == 2) {
+                assertEquals(size - before - skipped, counted.get(), ctx + ": the subclass's read was bypassed");
+            }
+            byte[] gz = sink.toByteArray();
+            assertArrayEquals(expected.toByteArray(),
+                    TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))), ctx);
+            assertArrayEquals(expected.toByteArray(), TestData.readAll(new GzipInputStream(new ByteArrayInputStream(gz))),
+                    ctx);
         }
     }
 
