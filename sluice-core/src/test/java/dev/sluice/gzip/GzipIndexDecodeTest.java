@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Random;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -248,9 +249,28 @@ class GzipIndexDecodeTest {
             bad[at] ^= (byte) (1 + r.nextInt(255));
             // The index's record of the last bytes would catch a flip there before anything; keep it in the middle.
             if (at < gz.length - GzipIndex.CHECK_BYTES && at > GzipIndex.CHECK_BYTES) {
-                expectFailure(IOException.class, bad, data, ix, r, "byte " + at + " after checkpoint " + c
-                        + " seed " + seed, false);
+                String what = "byte " + at + " after checkpoint " + c + " seed " + seed;
+                if (jdkDecodes(bad, data)) {
+                    // The flip hit only bits that deflate ignores (such as the padding after a stored block's
+                    // header): the JDK reads the same data from it, and so must the index's pieces (seen in CI:
+                    // -Dsluice.test.seed=16624499021129, byte 493477).
+                    try (GzipInputStream in = GzipInputStream.builder().index(ix).threads(2 + r.nextInt(3))
+                            .pieceSize(1 + r.nextInt(300_000)).build(new ByteArrayInputStream(bad))) {
+                        assertArrayEquals(data, TestData.readAll(in), what);
+                    }
+                    continue;
+                }
+                expectFailure(IOException.class, bad, data, ix, r, what, false);
             }
+        }
+    }
+
+    /** True if the JDK's GZIPInputStream reads {@code gz} without an error, to exactly {@code data}. */
+    private static boolean jdkDecodes(byte[] gz, byte[] data) {
+        try {
+            return Arrays.equals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))));
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -352,7 +352,7 @@ class GzipIndexTest {
     // ---- helpers ----
 
     static long seed(String what) {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("sluice.test.seed", System.nanoTime()); // -Dsluice.test.seed=N replays a run
         System.out.println(what + " seed " + seed);
         return seed;
     }
