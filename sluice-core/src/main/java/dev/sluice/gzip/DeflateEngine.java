@@ -25,12 +25,15 @@ interface DeflateEngine {
      * Sets the next input: {@code b}'s bytes between its position and limit, read where they are (a native engine
      * reads a direct buffer without copying it); the engine keeps a reference to {@code b} until
      * {@link #needsInput()} and never moves its position or limit, so the caller must not change those bytes
-     * meanwhile. This default copies them into an array for {@link #setInput(byte[], int, int)}.
+     * meanwhile. This default hands a heap buffer's array to {@link #setInput(byte[], int, int)} as it is, and copies
+     * any other buffer into a new array.
      */
     default void setInput(ByteBuffer b) {
-        byte[] a = new byte[b.remaining()];
-        b.duplicate().get(a);
-        setInput(a, 0, a.length);
+        if (b.hasArray()) {
+            setInput(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        } else {
+            setInput(copy(b), 0, b.remaining());
+        }
     }
 
     /** Primes the history with {@code b[off..off+len)} (at most the last 32 KiB count); call right after reset. */
@@ -38,12 +41,21 @@ interface DeflateEngine {
 
     /**
      * As {@link #setDictionary(byte[], int, int)}, with {@code b}'s bytes between its position and limit (whose
-     * position and limit stay as they are). This default copies them into an array.
+     * position and limit stay as they are). This default passes a heap buffer's array as it is and copies any other.
      */
     default void setDictionary(ByteBuffer b) {
+        if (b.hasArray()) {
+            setDictionary(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        } else {
+            setDictionary(copy(b), 0, b.remaining());
+        }
+    }
+
+    /** {@code b}'s bytes between its position and limit in a new array; b's position and limit stay as they are. */
+    private static byte[] copy(ByteBuffer b) {
         byte[] a = new byte[b.remaining()];
-        b.duplicate().get(a);
-        setDictionary(a, 0, a.length);
+        b.get(b.position(), a);
+        return a;
     }
 
     /** Compresses into {@code b[off..off+len)} with the given flush mode and returns the number of bytes written. */

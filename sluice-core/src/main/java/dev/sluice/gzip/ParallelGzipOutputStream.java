@@ -145,13 +145,13 @@ public final class ParallelGzipOutputStream extends OutputStream {
     /**
      * True once {@link #transferFrom} reads a file's channel: new blocks are then direct buffers, which the kernel
      * fills and a native compressor reads where they are, so the input is never copied in Java (gzip -1 of 1.1 GB
-     * 2-6% faster, -6 8%: docs/benchmarks/gzip.md, 2026-11-27). Only then, because bytes written from arrays are
+     * 2-6% faster, -6 unchanged: docs/benchmarks/gzip.md, 2026-11-27). Only then, because bytes written from arrays are
      * copied into a block either way, and a direct buffer costs fresh native pages and lives until the garbage
      * collector finds it (a worker may still read a block after {@link #close()}); blocks are recycled within the
      * stream meanwhile.
      */
     private boolean direct;
-    /** For {@link #transferFrom} from a stream with no channel behind it: reads go through it into the block. */
+    /** For {@link #transferFrom} from a stream with no channel behind it into a direct block: reads go through it. */
     private byte[] scratch;
     private int blockLen;
     private int dictLen;
@@ -230,8 +230,9 @@ public final class ParallelGzipOutputStream extends OutputStream {
     /**
      * Reads {@code in} to its end and compresses everything read. From a plain {@link java.io.FileInputStream} or
      * Sluice's file streams it reads the file's channel straight into this stream's blocks, which the compressors
-     * read where they are: no copy of the input in Java; from any other stream through an array of its own, one copy
-     * as {@code in.transferTo(this)} makes. Does not close {@code in};
+     * read where they are: no copy of the input in Java; from any other stream into the block's array, one copy less
+     * than {@code in.transferTo(this)} (once a file's channel has made the blocks direct, through an array of its
+     * own). Does not close {@code in};
      * like {@link #write(byte[], int, int)}, the bytes are compressed as blocks fill, and the member is completed
      * only by {@link #finish()} or {@link #close()}.
      *
@@ -258,6 +259,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
             int n;
             if (channel != null) {
                 n = channel.read(block.limit(DICTIONARY_SIZE + blockSize).position(DICTIONARY_SIZE + blockLen));
+            } else if (block.hasArray()) {
+                n = in.read(block.array(), block.arrayOffset() + DICTIONARY_SIZE + blockLen, blockSize - blockLen);
             } else {
                 if (scratch == null) {
                     scratch = new byte[Math.min(blockSize, 128 * 1024)];
@@ -436,7 +439,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
         submittedAny = true;
         ByteBuffer next = newBlock();
         // The next dictionary is the last 32 KiB of (this block's dictionary + this block): data and dictionary are
-        // contiguous in the block, so one copy moves it (a read, while a worker reads the same bytes). Members use none.
+        // contiguous in the block, so one copy moves it (a read, while a worker reads the same bytes). Members use
+        // none.
         int keep = members() ? 0 : Math.min(DICTIONARY_SIZE, dict + len);
         next.put(DICTIONARY_SIZE - keep, input, DICTIONARY_SIZE + len - keep, keep);
         block = next;
