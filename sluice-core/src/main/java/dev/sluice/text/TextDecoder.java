@@ -16,9 +16,10 @@ import java.nio.charset.StandardCharsets;
  * ({@link #decode}, packed in a long so that the hot loops keep their indices in registers).
  *
  * <p>UTF-8 has a loop per length class: ASCII runs eight bytes at a time (long runs through the JDK's vectorised
- * ASCII path), runs of 3-byte chars (CJK), two at a time from one eight-byte load, and runs of 2-byte chars (Latin,
- * Greek, Cyrillic, Hebrew, Arabic). Anything else, and every sequence cut by the end of the bytes, goes one sequence
- * at a time through {@link #utf8Sequence}, which holds the JDK's rules. One per reader; not thread-safe.
+ * ASCII path), 3-byte chars (CJK) two at a time from one eight-byte load in a loop that also takes the short ASCII
+ * runs between them, and runs of 2-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic). Anything else, and every
+ * sequence cut by the end of the bytes, goes one sequence at a time through {@link #utf8Sequence}, which holds the
+ * JDK's rules. One per reader; not thread-safe.
  */
 final class TextDecoder {
     static final char REPLACEMENT = '\uFFFD';
@@ -59,6 +60,9 @@ final class TextDecoder {
      */
     private static final int WIDE_SLACK = 32;
     private static final long HIGH_BITS = 0x8080808080808080L;
+    /** Two 3-byte forms in the low six bytes of a little-endian word: 1110xxxx 10xxxxxx 10xxxxxx, twice. */
+    private static final long PAIR3_MASK = 0xC0C0F0C0C0F0L;
+    private static final long PAIR3_BITS = 0x8080E08080E0L;
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final int kind;
@@ -190,6 +194,22 @@ final class TextDecoder {
         d[dp + 7] = (char) (w >>> 56);
     }
 
+    /**
+     * The char of a 3-byte sequence in the low three bytes of w, from its bits alone. The callers check the form
+     * ({@code PAIR3_MASK}) and the char: its top five bits ({@code c & 0xF800}) are 00000 when it is overlong (below
+     * U+0800) and 11011 when it is a surrogate, and either makes it malformed. (The check is written out at each
+     * caller: as a boolean method it made the mixed loop 7% slower on JDK 17, ad hoc.)
+     */
+    private static int first3(long w) {
+        return (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
+    }
+
+    /** The char of a 3-byte sequence in bytes 3 to 5 of w, from its bits alone (no checks). */
+    private static int second3(long w) {
+        return (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
+    }
+
+
     private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
         // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) widens a short
         // ASCII run eight bytes at once while at least WIDE_SLACK bytes are left: no loop whose exit is a coin toss.
@@ -274,16 +294,67 @@ final class TextDecoder {
             }
             int start = sp;
             if ((b1 >> 4) == -2) {
-                // A run of 3-byte chars (1110xxxx 10xxxxxx 10xxxxxx: U+0800..U+FFFF but not surrogates), two at a
-                // time from one eight-byte load, then one at a time; it ends at the first byte that is anything else.
-                while (sp <= sl - 8 && dp <= dl - 2) {
+                // Japanese and Chinese text: runs of 3-byte chars (1110xxxx 10xxxxxx 10xxxxxx: U+0800..U+FFFF but not
+                // surrogates) between short ASCII runs (a class boundary every 29 bytes in the man-page corpus). One
+                // loop takes both, so that a boundary costs one mispredicted branch, not the exits of two loops and the
+                // dispatch above. The 3-byte paths add a constant to sp, so that the next load need not wait for this
+                // word's checks; a branch-free version, whose conditional moves made it wait, was slower than the code
+                // this loop replaced (18.2 against 16.1 ms, JDK 17, from memory). TextReadBench ja: 18.0 -> 15.1 ms on
+                // JDK 17, 16.0 -> 14.5 ms on JDK 25; from memory, 16.6 -> 9.8 and 12.4 -> 9.8 ms
+                // (docs/benchmarks/text.md, 2026-11-27, mixed 3-byte and ASCII text). Four all-ASCII words in a row
+                // send a long run back to the paths above; a byte that is neither ASCII nor a well-formed 3-byte char
+                // ends the loop, and the loops below or utf8Exact take it. Like the short-run widening above, only
+                // where WIDE_SLACK bytes are left and never in strict mode.
+                int full = 0;
+                while (sp <= wideEnd && dp <= wideDstEnd) {
                     long w = (long) LONGS.get(b, sp);
-                    if ((w & 0xC0C0F0C0C0F0L) != 0x8080E08080E0L) {
+                    if ((w & 0x80) == 0) {
+                        widen8(w, d, dp);
+                        long high = w & HIGH_BITS;
+                        if (high == 0) {
+                            sp += 8;
+                            dp += 8;
+                            if (++full == 4) {
+                                break;
+                            }
+                        } else {
+                            int run = Long.numberOfTrailingZeros(high) >>> 3;
+                            sp += run;
+                            dp += run;
+                        }
+                        continue;
+                    }
+                    full = 0;
+                    int c1 = first3(w);
+                    int t1 = c1 & 0xF800;
+                    if ((w & PAIR3_MASK) == PAIR3_BITS) {
+                        int c2 = second3(w);
+                        int t2 = c2 & 0xF800;
+                        if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
+                            break;
+                        }
+                        d[dp] = (char) c1;
+                        d[dp + 1] = (char) c2;
+                        sp += 6;
+                        dp += 2;
+                        continue;
+                    }
+                    if ((w & 0xC0C0F0) != 0x8080E0 | t1 == 0 | t1 == 0xD800) {
                         break;
                     }
-                    int c1 = (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
-                    int c2 = (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
-                    // Overlong (below U+0800) or a surrogate: the top five bits are 00000 or 11011.
+                    d[dp] = (char) c1;
+                    sp += 3;
+                    dp += 1;
+                }
+                // Near the end of the bytes or of d, or in strict mode: 3-byte chars two at a time from one eight-byte
+                // load, then one at a time; the run ends at the first byte that is anything else.
+                while (sp <= sl - 8 && dp <= dl - 2) {
+                    long w = (long) LONGS.get(b, sp);
+                    if ((w & PAIR3_MASK) != PAIR3_BITS) {
+                        break;
+                    }
+                    int c1 = first3(w);
+                    int c2 = second3(w);
                     int t1 = c1 & 0xF800;
                     int t2 = c2 & 0xF800;
                     if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
