@@ -209,7 +209,6 @@ final class TextDecoder {
         return (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
     }
 
-
     private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
         // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) widens a short
         // ASCII run eight bytes at once while at least WIDE_SLACK bytes are left: no loop whose exit is a coin toss.
