@@ -198,7 +198,7 @@ final class TextDecoder {
      * The char of a 3-byte sequence in the low three bytes of w, from its bits alone. The callers check the form
      * ({@code PAIR3_MASK}) and the char: its top five bits ({@code c & 0xF800}) are 00000 when it is overlong (below
      * U+0800) and 11011 when it is a surrogate, and either makes it malformed. (The check is written out at each
-     * caller: as a boolean method it made the mixed loop 7% slower on JDK 17, ad hoc.)
+     * caller: as a boolean method it made the mixed loop slower on JDK 17, docs/benchmarks/text.md, 2026-11-27.)
      */
     private static int first3(long w) {
         return (int) (((w & 0x0F) << 12) | ((w >>> 2) & 0xFC0) | ((w >>> 16) & 0x3F));
