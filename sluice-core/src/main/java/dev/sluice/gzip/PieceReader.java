@@ -18,7 +18,7 @@ import dev.sluice.internal.Defaults;
  * length, where it ends, the next checkpoint's window), the member's CRC32 when the member ends in it, and the
  * index's record of the file's first bytes. One thread; not thread-safe.
  */
-final class PieceReader {
+final class PieceReader implements ChunkSource {
     /**
      * Output bytes a piece is grouped to (and compressed bytes at most, for data that does not compress): 4 MiB,
      * overridable with {@code -Dsluice.gzip.pieceSize=}: big enough that a piece's fixed costs (a window, an engine
@@ -133,15 +133,32 @@ final class PieceReader {
         return Math.max(2 * threads, ParallelInflate.MIN_IN_FLIGHT);
     }
 
-    boolean trailingGarbageIgnored() {
+    @Override
+    public boolean trailingGarbageIgnored() {
         return trailingGarbageIgnored;
+    }
+
+    @Override
+    public void recycle(ParallelInflate.Decoded chunk) {
+        workers.recycle(chunk);
+    }
+
+    @Override
+    public void directOutput() {
+        workers.directOutput();
+    }
+
+    @Override
+    public void close() {
+        workers.close();
     }
 
     /**
      * The next piece's decoded bytes, checked; null after the last, when the end of the data has been checked too.
      * A worker's exception, or one of the checks here, is thrown in order: after the bytes before it.
      */
-    ParallelInflate.Decoded next() throws IOException {
+    @Override
+    public ParallelInflate.Decoded next() throws IOException {
         readAhead();
         ParallelInflate.Decoded d = workers.take();
         if (d == null) {
