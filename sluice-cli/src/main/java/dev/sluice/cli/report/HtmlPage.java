@@ -68,7 +68,8 @@ final class HtmlPage {
 
         h.append("<h2>Claims at a glance</h2>\n");
         h.append("<p class=\"note\">").append(esc(report.rule())).append(" Intervals: 95% bootstrap over forks, then "
-                + "rounds within them, of the median of the paired per-round ratios.</p>\n");
+                + "rounds within them, of the median of the paired per-round ratios; wider where a claim took extra "
+                + "looks (its level is printed beside it; see Rounds above).</p>\n");
         h.append("<figure>").append(claimsChart(report)).append("<figcaption>Each claim's measured ratio (dot) and "
                 + "95% interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
                 + "grey inconclusive here; claims about disks in a page-cached run are not judged here (no bar: rerun "
