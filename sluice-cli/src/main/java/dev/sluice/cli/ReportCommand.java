@@ -75,6 +75,7 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        long start = System.nanoTime();   // the adaptive rounds' budget counts from here
         // Check every argument before spending minutes measuring.
         List<String> experiments = Reports.parseOnly(only);
         if (cold) {
@@ -125,8 +126,8 @@ final class ReportCommand implements Callable<Integer> {
             Platform p = Platform.probe(dataDir);
             Report report;
             if (homes.isEmpty()) {
-                List<Path> raw = Reports.measure(Reports.javaLauncher(), classpath, dataDir, scale, full,
-                        cold, experiments, data, noProgress ? null : System.err);
+                Reports.Run raw = Reports.measure(Reports.javaLauncher(), classpath, dataDir, scale, full,
+                        cold, experiments, data, noProgress ? null : System.err, start);
                 report = Reports.assemble(raw, p.jdk(), p.os(), p.cpu(), p.cores(), p.fileSystem(), commandLine());
             } else {
                 // Every JDK measures the same data (made by the first); each gets its own full report, the first
@@ -138,14 +139,16 @@ final class ReportCommand implements Callable<Integer> {
                     String label = dev.sluice.cli.report.Jdks.label(home);
                     stdout.println("sluice report: JDK " + label + " (" + home + ")");
                     stdout.flush();
-                    List<Path> raw = Reports.measure(home.resolve("bin/java").toString(), classpath, dataDir, scale,
-                            full, cold, experiments, data, noProgress ? null : System.err);
+                    // Each JDK has the budget of one run, counted from its own first fork.
+                    Reports.Run raw = Reports.measure(home.resolve("bin/java").toString(), classpath, dataDir, scale,
+                            full, cold, experiments, data, noProgress ? null : System.err,
+                            i == 0 ? start : System.nanoTime());
                     Files.createDirectories(dataDir.resolve("jdk-" + i));
                     List<Path> kept = new java.util.ArrayList<>();
-                    for (Path r : raw) {   // the next JDK's forks write the same names
+                    for (Path r : raw.raws()) {   // the next JDK's forks write the same names
                         kept.add(Files.move(r, dataDir.resolve("jdk-" + i).resolve(r.getFileName())));
                     }
-                    Report one = Reports.assemble(kept, label, p.os(), p.cpu(), p.cores(), p.fileSystem(),
+                    Report one = Reports.assemble(new Reports.Run(kept, raw.rounds()), label, p.os(), p.cpu(), p.cores(), p.fileSystem(),
                             commandLine());
                     String dir = i == 0 ? "." : "jdk-" + dev.sluice.cli.report.Jdks.major(home) + "-" + i;
                     if (i > 0) {

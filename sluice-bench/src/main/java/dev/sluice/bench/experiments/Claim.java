@@ -27,7 +27,8 @@ import java.util.function.Predicate;
  * @param metric time, cpu, allocation or memory
  * @param setup the article's set-up and ours, side by side, in one sentence
  * @param pairs the comparisons whose ratios form the claim
- * @param cold true for claims about disks (judged cold under {@code --cold}, "page-cached only" otherwise)
+ * @param cold true for claims about disks: judged only on reads that left the page cache ({@code --cold}), "not
+ *     judged here" otherwise
  * @param also a second, labelled measurement shown beside the verdict (a more realistic set-up, or the other half of
  *     the claim), never the one judged; or null
  */
@@ -153,6 +154,10 @@ public record Claim(String id, Source source, String wording, String claimed, Ru
         m.put("metric", metric.json);
         m.put("setup", setup);
         m.put("cold", cold);
+        Causes.Cause cause = Causes.of(id);
+        if (cause != null) {
+            m.put("cause", cause.toJson());
+        }
         m.put("pairs", pairsJson(pairs));
         if (also != null) {
             Map<String, Object> a = new LinkedHashMap<>();

@@ -18,7 +18,7 @@ import java.util.Map;
  * <pre>
  * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
  *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh] [--fork N]
- *      [--reads page-cached|cold]
+ *      [--reads page-cached|cold] [--claims C14,C17]
  * </pre>
  *
  * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
@@ -26,6 +26,10 @@ import java.util.Map;
  * {@code {fork, round, order, nanos, bytes, ops, cpuNanos, allocatedBytes, gcCount, gcMillis[, retainedBytes]}}
  * ({@link Measure}): in round {@code r} the variants of a comparison run once each,
  * starting at variant {@code r mod n} (the order rotates, so no variant always runs first or after the same one).
+ *
+ * <p>{@code --claims} runs only the cells that the named claims compare (their pairs, not their second measurement),
+ * in the experiments that declare them: an extra look the CLI takes at claims whose interval straddled their threshold
+ * after the planned forks (docs/design/report.md, "Adaptive rounds"). Its raw results name the claims.
  *
  * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
  * {@code STEP E1 3 16 <variant> @ <param>}, {@code END E1}. Every other line is a message for the user.
@@ -63,11 +67,18 @@ public final class QuickRunner {
             throw new IllegalArgumentException("unknown harness: " + harness + " (quick or jmh)");
         }
         List<Experiment> selected = Experiments.select(opt.get("--only"));
+        List<String> claimIds = opt.containsKey("--claims") ? List.of(opt.get("--claims").split(",")) : null;
         Corpus corpus = new Corpus(dataDir, scale, userData);
 
         List<Map<String, Object>> experiments = new ArrayList<>();
         for (Experiment e : selected) {
             List<Case> cases = e.cases(corpus);
+            if (claimIds != null) {
+                cases = casesOf(e.claims(scale), claimIds, cases);
+                if (cases.isEmpty()) {
+                    continue;
+                }
+            }
             events.println("START " + e.id() + " " + cases.size());
             events.flush();
             List<Map<String, Object>> rows = new ArrayList<>();
@@ -125,6 +136,10 @@ public final class QuickRunner {
         root.put("reps", harness.equals("jmh") ? JmhHarness.MEASUREMENT_ITERATIONS : scale.reps());
         root.put("fork", fork);
         root.put("reads", reads);
+        if (claimIds != null) {
+            root.put("claims", claimIds);
+        }
+        root.put("warmupNanos", harness.equals("jmh") ? -1 : scale.warmupNanos());
         root.put("rule", Claim.RULE_TEXT);
         root.put("jvm", jvmDescription());
         root.put("dataDir", dataDir.toAbsolutePath().toString());
@@ -143,6 +158,21 @@ public final class QuickRunner {
             Files.createDirectories(parent);
         }
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), root);
+    }
+
+    /** The cases whose cells the claims named in {@code ids} compare, in case order. */
+    static List<Case> casesOf(List<Claim> claims, List<String> ids, List<Case> cases) {
+        java.util.Set<Claim.Cell> cells = new java.util.HashSet<>();
+        for (Claim c : claims) {
+            if (ids.contains(c.id())) {
+                for (Claim.Pair p : c.pairs()) {
+                    cells.addAll(p.a());
+                    cells.addAll(p.b());
+                    cells.addAll(p.c());
+                }
+            }
+        }
+        return cases.stream().filter(c -> cells.contains(new Claim.Cell(c.variant(), c.param()))).toList();
     }
 
     /** The measuring JVM as the report's header shows it: version, flags, garbage collectors, maximum heap. */

@@ -241,4 +241,54 @@ class ExperimentsTest {
             }
         }
     }
+
+    /**
+     * An extra look ({@code --claims}) runs only the cells the named claims compare, in the experiments declaring
+     * them, and its raw results say which claims it was for.
+     */
+    @Test
+    void anExtraLookRunsOnlyTheCellsOfItsClaims() throws IOException {
+        Path out = dir.resolve("look.json");
+        QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
+                "--only", "E3,E6", "--out", out.toString(), "--fork", "3", "--claims", "C14"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        JsonNode root = new ObjectMapper().readTree(out.toFile());
+        assertEquals("[\"C14\"]", root.get("claims").toString());
+        assertEquals(1, root.get("experiments").size(), "E6 declares no C14: " + root.get("experiments"));
+        JsonNode e3 = root.get("experiments").get(0);
+        assertEquals("E3", e3.get("id").asText());
+        Set<Claim.Cell> expected = new HashSet<>();
+        for (Claim c : new E3OpenStrategies().claims(Scale.TINY)) {
+            if (c.id().equals("C14")) {
+                c.pairs().forEach(p -> {
+                    expected.addAll(p.a());
+                    expected.addAll(p.b());
+                });
+            }
+        }
+        Set<Claim.Cell> ran = new HashSet<>();
+        for (JsonNode c : e3.get("cases")) {
+            ran.add(new Claim.Cell(c.get("variant").asText(), c.get("param").asText()));
+            assertEquals(3, c.get("samples").get(0).get("fork").asInt());
+        }
+        assertEquals(expected, ran);
+        assertEquals(4, e3.get("claims").size(), "the experiment's claims still travel whole");
+    }
+
+    /** Every documented cause names a declared claim, says what changed, and gives its sources. */
+    @Test
+    void everyCauseNamesAClaimAndItsSources() {
+        Set<String> ids = new HashSet<>();
+        for (Experiment e : Experiments.all()) {
+            e.claims(Scale.QUICK).forEach(c -> ids.add(c.id()));
+        }
+        assertTrue(Causes.ids().contains("C13"));
+        for (String id : Causes.ids()) {
+            assertTrue(ids.contains(id), id);
+            Causes.Cause c = Causes.of(id);
+            assertTrue(!c.sources().isEmpty() && c.sources().stream().allMatch(s -> s.startsWith("https://")), id);
+            assertTrue(c.text().contains("JDK"), c.text());
+        }
+        assertTrue(Causes.of("C13").text().contains("JDK-8192939") && Causes.of("C13").text().contains("JDK 12"));
+    }
 }

@@ -78,9 +78,9 @@ public final class Baseline {
      */
     public static Report reanalyse(Path resultsJson, String command) throws IOException {
         JsonNode root = new ObjectMapper().readTree(resultsJson.toFile());
-        if (root == null || root.path("schemaVersion").asInt() != Report.SCHEMA_VERSION) {
-            throw new IOException("--reanalyse " + resultsJson + ": not a results.json of schema version "
-                    + Report.SCHEMA_VERSION + " (only those keep the samples)");
+        if (root == null || root.path("schemaVersion").asInt() < 3 || root.path("schemaVersion").asInt() > Report.SCHEMA_VERSION) {
+            throw new IOException("--reanalyse " + resultsJson + ": not a results.json of schema version 3 to "
+                    + Report.SCHEMA_VERSION + " (only those carry the claims)");
         }
         Report.Environment env = new ObjectMapper().treeToValue(root.path("environment"), Report.Environment.class);
         List<ExperimentReport> experiments = new ArrayList<>();

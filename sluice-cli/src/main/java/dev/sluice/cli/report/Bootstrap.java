@@ -28,6 +28,11 @@ final class Bootstrap {
     }
 
     static Estimate estimate(List<double[][]> grids, int resamples, long seed) {
+        return estimate(grids, resamples, seed, 0.05);
+    }
+
+    /** As {@link #estimate(List, int, long)}, with a (1 - alpha) interval: alpha / 2 cut from each tail. */
+    static Estimate estimate(List<double[][]> grids, int resamples, long seed, double alpha) {
         int forks = 0;
         int rounds = 0;
         for (double[][] g : grids) {
@@ -54,7 +59,7 @@ final class Bootstrap {
         }
         double[] sorted = Arrays.copyOf(stats, n);
         Arrays.sort(sorted);
-        return new Estimate(point, quantile(sorted, 0.025), quantile(sorted, 0.975));
+        return new Estimate(point, quantile(sorted, alpha / 2), quantile(sorted, 1 - alpha / 2));
     }
 
     /**

@@ -33,12 +33,15 @@ final class HtmlPage {
             "th,td{border:1px solid #ccd;padding:.25em .6em;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}",
             "th{background:#eef2f7}caption{caption-side:top;text-align:left;color:#555;font-size:.85em;padding:.3em 0}",
             ".held{color:#176c2f;font-weight:bold}.did-not-hold{color:#a3260f;font-weight:bold}.inconclusive{color:#777;font-weight:bold}",
+            ".not-judged-here{color:#999;font-style:italic}tr.greyed td{color:#999;background:#fafafa}",
+            ".cause{font-size:.9em;color:#5a3a00}",
             "figure{margin:.8em 0}figcaption{font-size:.8em;color:#555;max-width:760px}",
             "code{background:#f2f2f2;padding:0 .25em}.note{color:#555;font-size:.9em}");
 
     static final String HELD = "#2ca02c";
     static final String NOT_HELD = "#d62728";
     static final String OPEN = "#888888";
+    static final String NOT_JUDGED = "#cccccc";
 
     static void write(Report report, Path file) throws IOException {
         Files.writeString(file, render(report), StandardCharsets.UTF_8);
@@ -58,16 +61,20 @@ final class HtmlPage {
         dt(h, "File system", env.fileSystem() + "; " + env.reads() + " reads");
         dt(h, "Harness", env.harness() + ": " + env.forks() + " JVM forks × " + env.repetitions()
                 + " paired rounds per case (the variants of a comparison take turns, order rotated each round)");
+        dt(h, "Rounds", rounds(env));
         dt(h, "Data", String.join("; ", report.dataSources()));
         dt(h, "Generated", report.generated() + " by " + report.command());
         h.append("</dl>\n");
 
         h.append("<h2>Claims at a glance</h2>\n");
         h.append("<p class=\"note\">").append(esc(report.rule())).append(" Intervals: 95% bootstrap over forks, then "
-                + "rounds within them, of the median of the paired per-round ratios.</p>\n");
+                + "rounds within them, of the median of the paired per-round ratios; wider where a claim took extra "
+                + "looks (its level is printed beside it; see Rounds above).</p>\n");
         h.append("<figure>").append(claimsChart(report)).append("<figcaption>Each claim's measured ratio (dot) and "
                 + "95% interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
-                + "grey inconclusive here. ").append(esc(env.caption())).append("</figcaption></figure>\n");
+                + "grey inconclusive here; claims about disks in a page-cached run are not judged here (no bar: rerun "
+                + "with --cold). An interval widened for extra looks is at the level its row states. ")
+                .append(esc(env.caption())).append("</figcaption></figure>\n");
         Map<String, String[]> sources = new java.util.TreeMap<>();
         for (ExperimentReport e : report.experiments()) {
             for (Report.ClaimSpec c : e.claims()) {
@@ -83,7 +90,8 @@ final class HtmlPage {
                 if (!src.getKey().equals(v.source())) {
                     continue;
                 }
-                h.append("<tr><td>").append(esc(v.id())).append(" <span class=\"note\">")
+                h.append(v.outcome() == Outcome.NOT_JUDGED ? "<tr class=\"greyed\">" : "<tr>").append("<td>")
+                        .append(esc(v.id())).append(" <span class=\"note\">")
                         .append(esc(Reports.experimentOf(report, v))).append("</span></td><td>").append(esc(v.claim()))
                         .append("<br><span class=\"note\">").append(esc(v.setup())).append(" Rule: ")
                         .append(esc(v.rule())).append(".</span>");
@@ -97,12 +105,23 @@ final class HtmlPage {
                 for (String n : v.notes()) {
                     h.append("<br><span class=\"note\">").append(esc(n)).append("</span>");
                 }
+                if (v.looks() > 1) {
+                    h.append("<br><span class=\"note\">").append(esc(v.summary())).append(".</span>");
+                }
+                if (v.cause() != null) {
+                    h.append("<br><span class=\"cause\"><b>Why it did not hold:</b> ").append(esc(v.cause().text()));
+                    for (String address : v.cause().sources()) {
+                        h.append(" <a href=\"").append(esc(address)).append("\">").append(esc(address)).append("</a>");
+                    }
+                    h.append("</span>");
+                }
                 h.append("</td><td>").append(esc(v.metric())).append("</td><td>").append(esc(v.claimed()))
                         .append("</td><td class=\"n\">").append(esc(measured(v))).append("</td><td class=\"n\">")
                         .append(esc(Verdicts.x(v.threshold()) + (v.upper() == null ? "" : "–" + Verdicts.x(v.upper()))))
                         .append("</td><td class=\"").append(cls(v.outcome())).append("\">")
-                        .append(esc(outcomeText(v.outcome()))).append("</td><td>").append(esc(v.reads()))
-                        .append("</td></tr>\n");
+                        .append(esc(outcomeText(v.outcome())))
+                        .append(v.outcome() == Outcome.NOT_JUDGED ? "<br>rerun with --cold" : "")
+                        .append("</td><td>").append(esc(v.reads())).append("</td></tr>\n");
             }
             h.append("</table>\n");
         }
@@ -154,7 +173,9 @@ final class HtmlPage {
             for (Verdict v : e.verdicts()) {
                 h.append("<p>").append(esc(v.id())).append(" <span class=\"").append(cls(v.outcome())).append("\">")
                         .append(esc(outcomeText(v.outcome()))).append("</span> (").append(esc(v.reads())).append("): ")
-                        .append(esc(v.claim())).append(" ").append(esc(v.summary())).append("</p>\n");
+                        .append(esc(v.claim())).append(" ").append(esc(v.summary()))
+                        .append(v.cause() == null ? "" : " <span class=\"cause\">Cause: " + esc(v.cause().text())
+                                + "</span>").append("</p>\n");
             }
             charts(h, e, env);
             table(h, e, env);
@@ -169,6 +190,22 @@ final class HtmlPage {
         h.append("<dt>").append(esc(term)).append("</dt><dd>").append(esc(value)).append("</dd>");
     }
 
+    /** The planned forks, the budget of extra looks and what this run spent, and the rule. */
+    static String rounds(Report.Environment env) {
+        Report.Rounds r = env.rounds();
+        String planned = env.forks() + " planned forks × " + env.repetitions() + " rounds for every claim";
+        if (r == null) {
+            return planned + "; no extra looks recorded.";
+        }
+        if (r.budgetSeconds() == 0) {
+            return planned + "; no extra looks in a " + env.scale() + " run (only the quick run has a budget for "
+                    + "them). Measuring took " + Math.round(r.elapsedSeconds()) + " s.";
+        }
+        return String.format(Locale.ROOT, "%s; %d extra fork%s (budget: the whole run within %d s; measuring took "
+                + "%d s). %s", planned, r.extraForks(), r.extraForks() == 1 ? "" : "s", r.budgetSeconds(),
+                Math.round(r.elapsedSeconds()), r.rule());
+    }
+
     static String outcomeText(Outcome o) {
         return o == Outcome.INCONCLUSIVE ? "inconclusive here" : o.text();
     }
@@ -178,16 +215,21 @@ final class HtmlPage {
     }
 
     static String measured(Verdict v) {
+        if (v.outcome() == Outcome.NOT_JUDGED) {
+            return "not measured here";
+        }
         return v.measured() == null ? "not measured" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
-                + Verdicts.x(v.ci()[1]) + "]";
+                + Verdicts.x(v.ci()[1]) + "]" + (v.looks() > 1 ? " at " + Verdicts.percent(v.level()) : "");
     }
 
     static String claimsChart(Report report) {
         List<Svg.Row> rows = new ArrayList<>();
         for (Verdict v : Reports.sorted(report)) {
-            String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD : OPEN;
+            String color = v.outcome() == Outcome.HELD ? HELD : v.outcome() == Outcome.DID_NOT_HOLD ? NOT_HELD
+                    : v.outcome() == Outcome.NOT_JUDGED ? NOT_JUDGED : OPEN;
             // Short enough for the chart's label column: the claimed figure is in the table below.
-            String label = v.id() + " " + v.metric() + ": " + shortClaim(v.claim());
+            String label = v.id() + " " + v.metric() + ": " + (v.outcome() == Outcome.NOT_JUDGED
+                    ? "not judged here (--cold)" : shortClaim(v.claim()));
             rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
                     : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
         }

@@ -15,9 +15,13 @@ import java.util.Map;
 /**
  * Reads the raw measurements the experiments' runner (sluice-bench's QuickRunner) writes, one file per fork, and
  * pools them: per case the variant, param, bytes per operation and every sample of every fork.
+ *
+ * @param forks the planned forks (every case ran in each)
+ * @param extraForks the forks of extra looks, which ran only the cells of the claims they name ({@link AdaptiveRounds})
+ * @param warmupNanos how long the runner warms a case up (-1 under JMH)
  */
-record RawResults(String scale, String harness, int reps, int forks, String jvm, String reads, List<String> sources,
-                  String rule, List<ExperimentReport> experiments) {
+record RawResults(String scale, String harness, int reps, int forks, int extraForks, long warmupNanos, String jvm,
+                  String reads, List<String> sources, String rule, List<ExperimentReport> experiments) {
 
     static final String FORMAT = "sluice-raw-results/3";
 
@@ -29,12 +33,14 @@ record RawResults(String scale, String harness, int reps, int forks, String jvm,
         Map<String, Map<String, JsonNode>> caseNodes = new LinkedHashMap<>();
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
         Map<String, String> errors = new LinkedHashMap<>();
+        int extra = 0;
         for (Path file : files) {
             JsonNode root = m.readTree(file.toFile());
             if (root == null || !FORMAT.equals(root.path("format").asText())) {
                 throw new IOException(file + ": not raw results of format " + FORMAT);
             }
             first = first == null ? root : first;
+            extra += root.has("claims") ? 1 : 0;
             for (JsonNode e : root.path("experiments")) {
                 String id = e.path("id").asText();
                 expNodes.putIfAbsent(id, e);
@@ -68,7 +74,7 @@ record RawResults(String scale, String harness, int reps, int forks, String jvm,
                     e.path("claim").asText(), claims(m, e), advice(m, e), results, List.of()));
         }
         return new RawResults(first.path("scale").asText(), first.path("harness").asText(), first.path("reps").asInt(),
-                files.size(), first.path("jvm").asText(), first.path("reads").asText("page-cached"),
+                files.size() - extra, extra, first.path("warmupNanos").asLong(-1), first.path("jvm").asText(), first.path("reads").asText("page-cached"),
                 jsonStrings(first.path("sources")), first.path("rule").asText(), experiments);
     }
 

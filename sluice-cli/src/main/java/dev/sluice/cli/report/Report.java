@@ -54,11 +54,13 @@ public record Report(int schemaVersion, String generated, String command, boolea
                              Double measured, double[] ci, String reads) {}
 
     /**
+     * 4: a fourth outcome, "not judged here" (a claim about disks in a page-cached run); per verdict the looks taken
+     * (adaptive rounds), the interval's level and, where a claim did not hold, its cause; the run's rounds budget.
      * 3: the 27 claims declared in the results (experiments[].claims), a verdict per claim id with its metric, CPU
      * time and allocation in every sample. 2: every sample kept, intervals on verdicts and results, recommendations
      * with a choice. See results.schema.json.
      */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     /**
      * The facts every table and chart states.
@@ -69,9 +71,11 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param repetitions paired rounds per case in each fork
      * @param forks JVM forks the rounds ran in
      * @param jvm the measuring JVM's version, flags, GC and heap, as it reported them
+     * @param rounds the adaptive rounds' budget and what the run spent, or null where none could be taken (--full,
+     *     --reanalyse of an older report)
      */
     public record Environment(String jdk, String os, String cpu, int cores, String fileSystem, String reads,
-                              String harness, String scale, int repetitions, int forks, String jvm) {
+                              String harness, String scale, int repetitions, int forks, String jvm, Rounds rounds) {
 
         /** One line for captions: "JDK …; Linux …; CPU … (2 cores); ext4 (…); page-cached reads; quick estimate". */
         public String caption() {
@@ -79,6 +83,17 @@ public record Report(int schemaVersion, String generated, String command, boolea
                     + " · " + reads + " reads · " + harness + ", " + forks + " forks × " + repetitions + " rounds";
         }
     }
+
+    /**
+     * The adaptive rounds of a run ({@link AdaptiveRounds}): claims whose interval straddled their threshold after the
+     * planned forks got extra forks of their own cells while the run stayed within its budget.
+     *
+     * @param budgetSeconds the most the whole run may take for extra forks to be started (0: none are taken)
+     * @param elapsedSeconds how long the measuring took, extra forks included
+     * @param extraForks the extra forks taken (each one more look at the claims still straddling)
+     * @param rule the rule, as the page states it
+     */
+    public record Rounds(int budgetSeconds, double elapsedSeconds, int extraForks, String rule) {}
 
     /** min, median and max of one quantity over the repetitions. */
     public record Stats(double min, double median, double max) {
@@ -149,6 +164,20 @@ public record Report(int schemaVersion, String generated, String command, boolea
                          int forks, Stats mbPerSec, double[] mbPerSecCi, Stats nanosPerOp, Stats cpuNanosPerOp,
                          Stats allocatedBytesPerOp, List<Sample> samples, String error, Change baseline) {
 
+        /**
+         * This result with only the samples of forks below {@code forks}, for judging one look of a claim; its other
+         * statistics are left as they were (judging reads the samples only).
+         */
+        Result limitedTo(int forks) {
+            if (samples.stream().allMatch(s -> s.fork() < forks)) {
+                return this;
+            }
+            List<Sample> kept = samples.stream().filter(s -> s.fork() < forks).toList();
+            return new Result(variant, param, bytesPerOp, reference, wholeProcess,
+                    (int) kept.stream().mapToInt(Sample::fork).distinct().count(), kept.isEmpty() ? null : mbPerSec,
+                    mbPerSecCi, nanosPerOp, cpuNanosPerOp, allocatedBytesPerOp, kept, error, baseline);
+        }
+
         Result withBaseline(Change change) {
             return new Result(variant, param, bytesPerOp, reference, wholeProcess, forks, mbPerSec, mbPerSecCi,
                     nanosPerOp, cpuNanosPerOp, allocatedBytesPerOp, samples, error, change);
@@ -206,9 +235,12 @@ public record Report(int schemaVersion, String generated, String command, boolea
      */
     public record Change(String change, double ratio, double[] ci) {}
 
-    /** How a classic claim fared on this machine. */
+    /**
+     * How a classic claim fared on this machine. {@code NOT_JUDGED}: a claim about disks in a run whose reads were
+     * page-cached; nothing is measured for it (rerun with --cold).
+     */
     public enum Outcome {
-        HELD("held"), DID_NOT_HOLD("did not hold"), INCONCLUSIVE("inconclusive");
+        HELD("held"), DID_NOT_HOLD("did not hold"), INCONCLUSIVE("inconclusive"), NOT_JUDGED("not judged here");
 
         private final String text;
 
@@ -234,19 +266,32 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param threshold the ratio the whole interval must clear for "held"
      * @param upper for an "equivalent" claim, the upper end of the band the interval must stay under; else null
      * @param measured the measured ratio (median of paired per-round ratios), or null when not measured
-     * @param ci its 95% bootstrap interval {@code [lo, hi]}, or null
-     * @param reads page-cached, cold, or "page-cached only" for a claim about disks measured page-cached
+     * @param ci its bootstrap interval {@code [lo, hi]} at {@code level}, or null
+     * @param reads page-cached or cold: how this run read its files
      * @param rule how the ratio is formed and judged
      * @param summary one sentence: "claimed ~3x, measured 4.6x [4.3, 4.9]"
      * @param setup the article's set-up and ours
      * @param also the second, labelled measurement beside the claim, or null
      * @param notes further numbers (collections per 10^4 operations, retained heap per stream)
      * @param missing cells the claim names that have no measurement (should be empty)
+     * @param looks how many times the claim's interval was judged: 1 for the planned forks, one more per extra fork
+     *     its cells got because the interval straddled the threshold ({@link AdaptiveRounds})
+     * @param level the confidence level of {@code ci}: 0.95 at the planned look, widened for each extra look
+     * @param cause for a claim that did not hold, the documented JDK or OS change behind it with its sources, or
+     *     {@link Cause#UNKNOWN}; null for any other outcome
      */
     public record Verdict(String id, String source, String claim, String metric, Outcome outcome, String claimed,
                           double claimedRatio, double threshold, Double upper, Double measured, double[] ci,
                           String reads, String rule, String summary, String setup, Also also, List<String> notes,
-                          List<String> missing) {}
+                          List<String> missing, int looks, double level, Cause cause) {}
+
+    /**
+     * Why a claim no longer holds: a documented change, with the addresses that document it (declared with the
+     * claims in sluice-bench's {@code Causes}), or "cause unknown".
+     */
+    public record Cause(String text, List<String> sources) {
+        public static final Cause UNKNOWN = new Cause("cause unknown", List.of());
+    }
 
     /** A second, labelled measurement beside a claim, with where it would land by the same rule. */
     public record Also(String label, String metric, Outcome outcome, double threshold, Double upper, Double measured,
@@ -285,7 +330,7 @@ public record Report(int schemaVersion, String generated, String command, boolea
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
     public record ClaimSpec(String id, String source, String sourceTitle, String sourceYear, String wording,
                             String claimed, String rule, double k, double threshold, Double upper, String metric,
-                            String setup, boolean cold, List<Pair> pairs, AlsoSpec also) {}
+                            String setup, boolean cold, List<Pair> pairs, AlsoSpec also, Cause cause) {}
 
     /** A comparison that backs advice, as sluice-bench declares it (dev.sluice.bench.experiments.Advice). */
     @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)

@@ -56,38 +56,69 @@ public final class Reports {
     /** JVM forks of the runner per report: the intervals resample them, so never fewer than 3. */
     public static final int FORKS = 3;
 
+    /** The raw results files of a run (planned forks first, then extra looks) and the adaptive rounds it took. */
+    public record Run(List<Path> raws, Report.Rounds rounds) {}
+
     /**
-     * Runs the experiments in {@link #FORKS} child JVMs, one after the other, and returns the raw results file each
-     * wrote. The first fork makes the data; the others reuse it.
+     * Runs the experiments in {@link #FORKS} child JVMs, one after the other, then the extra looks of
+     * {@link AdaptiveRounds} within the scale's budget counted from {@code startNanos} ({@link System#nanoTime}), and
+     * returns the raw results file each fork wrote. The first fork makes the data; the others reuse it.
      *
      * @param scale tiny, quick or full; {@code jmh} selects JMH instead of the quick harness
      */
-    public static List<Path> measure(String java, String classpath, Path dataDir, String scale, boolean jmh,
-                                     boolean cold, List<String> only, Path userData, PrintStream progress)
+    public static Run measure(String java, String classpath, Path dataDir, String scale, boolean jmh, boolean cold,
+                              List<String> only, Path userData, PrintStream progress, long startNanos)
             throws IOException, InterruptedException {
         List<Path> raws = new ArrayList<>();
         for (int fork = 0; fork < FORKS; fork++) {
-            Path raw = dataDir.resolve("raw-results-" + fork + ".json");
-            List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
-                    "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
-                    "--fork", Integer.toString(fork), "--reads", cold ? "cold" : "page-cached"));
-            if (userData != null) {
-                args.add("--user-data");
-                args.add(userData.toAbsolutePath().toString());
-            }
-            // Native access lets Sluice's gzip streams use ISA-L on JDK 22+ as `sluice gunzip` does (JDK 17 takes
-            // the option too, and ignores it for the class path); the results name the engine in their JVM line.
-            List<String> jvm = scale.equals("tiny")
-                    ? List.of("-Xmx512m", NATIVE_ACCESS) : List.of("-Xms1g", "-Xmx1g", NATIVE_ACCESS);
-            BenchProcess.run(java, classpath, jvm, args, progress, "fork " + (fork + 1) + "/" + FORKS + " ");
-            raws.add(raw);
+            raws.add(fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, fork, null));
         }
-        return raws;
+        int budget = jmh ? 0 : AdaptiveRounds.budgetSeconds(scale);
+        raws = AdaptiveRounds.extend(raws, (fork, claims) -> fork(java, classpath, dataDir, scale, jmh, cold, only,
+                userData, progress, fork, claims), System::nanoTime, startNanos, budget, line -> {
+                    if (progress != null) {
+                        progress.println("sluice report: " + line);
+                    }
+                });
+        return new Run(raws, new Report.Rounds(budget, Report.Stats.round((System.nanoTime() - startNanos) / 1e9),
+                raws.size() - FORKS, AdaptiveRounds.rule(budget)));
+    }
+
+    /** One fork of the runner: every case, or with {@code claims} only the cells those claims compare. */
+    private static Path fork(String java, String classpath, Path dataDir, String scale, boolean jmh, boolean cold,
+                             List<String> only, Path userData, PrintStream progress, int fork, List<String> claims)
+            throws IOException, InterruptedException {
+        Path raw = dataDir.resolve("raw-results-" + fork + ".json");
+        List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
+                "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
+                "--fork", Integer.toString(fork), "--reads", cold ? "cold" : "page-cached"));
+        if (userData != null) {
+            args.add("--user-data");
+            args.add(userData.toAbsolutePath().toString());
+        }
+        if (claims != null) {
+            args.add("--claims");
+            args.add(String.join(",", claims));
+        }
+        // Native access lets Sluice's gzip streams use ISA-L on JDK 22+ as `sluice gunzip` does (JDK 17 takes
+        // the option too, and ignores it for the class path); the results name the engine in their JVM line.
+        List<String> jvm = scale.equals("tiny")
+                ? List.of("-Xmx512m", NATIVE_ACCESS) : List.of("-Xms1g", "-Xmx1g", NATIVE_ACCESS);
+        BenchProcess.run(java, classpath, jvm, args, progress, claims != null ? "look " + (fork - FORKS + 2) + " "
+                : "fork " + (fork + 1) + "/" + FORKS + " ");
+        return raw;
     }
 
     /** Reads the raw results of every fork, judges each claim and derives the recommendations. */
     public static Report assemble(List<Path> rawFiles, String jdk, String os, String cpu, int cores, String fileSystem,
                                   String command) throws IOException {
+        return assemble(new Run(rawFiles, null), jdk, os, cpu, cores, fileSystem, command);
+    }
+
+    /** As {@link #assemble(List, String, String, String, int, String, String)}, stating the run's adaptive rounds. */
+    public static Report assemble(Run run, String jdk, String os, String cpu, int cores, String fileSystem,
+                                  String command) throws IOException {
+        List<Path> rawFiles = run.raws();
         RawResults raw = RawResults.read(rawFiles);
         String firstError = null;
         boolean anyMeasured = false;
@@ -103,7 +134,7 @@ public final class Reports {
         boolean estimate = !raw.harness().startsWith("JMH");
         String reads = raw.reads();
         Environment env = new Environment(jdk, os, cpu, cores, fileSystem, reads, raw.harness(), raw.scale(),
-                Math.max(1, raw.reps()), raw.forks(), raw.jvm());
+                Math.max(1, raw.reps()), raw.forks(), raw.jvm(), run.rounds());
         List<ExperimentReport> experiments = new ArrayList<>();
         for (ExperimentReport e : raw.experiments()) {
             experiments.add(e.withVerdicts(Verdicts.judge(e, reads)));
@@ -178,6 +209,9 @@ public final class Reports {
                 + env.fileSystem());
         w.println();
         w.println("Verdict rule: " + report.rule());
+        if (env.rounds() != null) {
+            w.println("Rounds: " + HtmlPage.rounds(env));
+        }
         w.println();
         w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s %s%n", "id", "exp", "metric", "verdict", "measured [95% CI]",
                 "claim");
@@ -188,6 +222,10 @@ public final class Reports {
                     v.outcome().text(), m, v.claim());
             w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s   %s; %s (%s)%n", "", "", "", "", "", v.summary(),
                     v.rule(), v.reads());
+            if (v.cause() != null) {
+                w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s   why: %s%s%n", "", "", "", "", "", v.cause().text(),
+                        v.cause().sources().isEmpty() ? "" : " (" + String.join(", ", v.cause().sources()) + ")");
+            }
             if (v.also() != null && v.also().measured() != null) {
                 w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s   also: %s: %s [%s, %s] (%s)%n", "", "", "", "", "",
                         v.also().label(), Verdicts.x(v.also().measured()), Verdicts.x(v.also().ci()[0]),

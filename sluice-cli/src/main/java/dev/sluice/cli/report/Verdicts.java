@@ -2,6 +2,7 @@ package dev.sluice.cli.report;
 
 import dev.sluice.cli.report.Report.Also;
 import dev.sluice.cli.report.Report.AlsoSpec;
+import dev.sluice.cli.report.Report.Cause;
 import dev.sluice.cli.report.Report.Cell;
 import dev.sluice.cli.report.Report.ClaimSpec;
 import dev.sluice.cli.report.Report.ExperimentReport;
@@ -23,12 +24,16 @@ import java.util.function.Predicate;
  * its ratio is B's cost over A's (per byte moved: time, CPU time, allocated or retained bytes), a "diminishing" one
  * (B / A) / (A / C). A side is the best of its cells (lowest median cost); a claim over several comparisons takes the
  * geometric mean of their medians, with a 95% two-stage bootstrap interval ({@link Bootstrap}). The thresholds come
- * with the claim; where the interval lies against them gives held, did not hold or inconclusive here.
+ * with the claim; where the interval lies against them gives held, did not hold or inconclusive here, and a claim
+ * about disks in a page-cached run is not judged here. A claim that did not hold carries its documented cause, or
+ * "cause unknown".
  */
 final class Verdicts {
     private Verdicts() {}
 
-    static final String PAGE_CACHED_ONLY = "page-cached only";
+    /** What a page-cached run says of a claim about disks, instead of judging it. */
+    static final String NOT_JUDGED_SUMMARY = "Not judged here: the claim is about reading from a disk, and this run "
+            + "read page-cached files; rerun with --cold to judge it.";
 
     /** The verdict of every claim of {@code e}, in declaration order. */
     static List<Verdict> judge(ExperimentReport e, String reads) {
@@ -39,44 +44,74 @@ final class Verdicts {
         return out;
     }
 
+    /**
+     * The verdict of one claim. A claim about disks in a run that did not read cold is not judged (nothing of the
+     * page-cached samples stands for it). Otherwise the planned forks' interval is judged, and while it straddles the
+     * threshold and the claim's cells have samples from the next extra fork, that fork is added and the interval
+     * judged again at the next look's level ({@link AdaptiveRounds}).
+     */
     static Verdict judge(ClaimSpec c, List<Result> results, String reads) {
-        Table t = new Table(results);
-        List<String> missing = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
-        Measured m = measure(c.pairs(), c.metric(), t, missing, notes);
-        Outcome o = outcome(m.lo, m.hi, c.threshold(), c.upper());
-        String readsHere = c.cold() && !"cold".equals(reads) ? PAGE_CACHED_ONLY : reads;
         String rule = String.format(Locale.ROOT, "%s, %s: held if the whole interval is %s", c.rule().toLowerCase(Locale.ROOT)
                 .replace('_', ' '), c.metric(), c.upper() == null ? "at or above " + x(c.threshold())
                 : "within [" + x(c.threshold()) + ", " + x(c.upper()) + "]");
+        if (c.cold() && !"cold".equals(reads)) {
+            return new Verdict(c.id(), c.source(), c.wording(), c.metric(), Outcome.NOT_JUDGED, c.claimed(), c.k(),
+                    round(c.threshold()), c.upper(), null, null, reads, rule, NOT_JUDGED_SUMMARY, c.setup(), null,
+                    List.of(), List.of(), 0, 0.95, null);
+        }
+        Table all = new Table(results);
+        List<String> missing = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        int look = 1;
+        Measured m = measure(c.pairs(), c.metric(), all.upTo(AdaptiveRounds.forksOfLook(look)), missing, notes, look);
+        Outcome o = outcome(m.lo, m.hi, c.threshold(), c.upper());
+        while (o == Outcome.INCONCLUSIVE && !Double.isNaN(m.value) && look <= AdaptiveRounds.MAX_EXTRA_LOOKS
+                && all.ranIn(c.pairs(), AdaptiveRounds.forksOfLook(look + 1) - 1)) {
+            look++;
+            missing.clear();
+            notes.clear();
+            m = measure(c.pairs(), c.metric(), all.upTo(AdaptiveRounds.forksOfLook(look)), missing, notes, look);
+            o = outcome(m.lo, m.hi, c.threshold(), c.upper());
+        }
+        double level = 1 - AdaptiveRounds.alpha(look);
         String summary;
         if (Double.isNaN(m.value)) {
             summary = "Not measured in this run" + (missing.isEmpty() ? "" : ": " + String.join(", ", missing)) + ".";
         } else {
             summary = String.format(Locale.ROOT, "claimed %s, measured %s [%s, %s] on %s", c.claimed(), x(m.value),
                     x(m.lo), x(m.hi), c.metric());
-        }
-        if (readsHere.equals(PAGE_CACHED_ONLY)) {
-            summary += " Page-cached only: the article's disk set-up needs --cold.";
+            if (look > 1) {
+                summary += String.format(Locale.ROOT, " after %d extra look%s (%s interval): the planned forks' "
+                        + "interval straddled the threshold", look - 1, look == 2 ? "" : "s", percent(level));
+            }
         }
         Also also = null;
         if (c.also() != null) {
+            // Never judged for the claim: shown from the planned forks, at 95%.
             AlsoSpec a = c.also();
-            Measured am = measure(a.pairs(), a.metric(), t, missing, notes);
+            Measured am = measure(a.pairs(), a.metric(), all.upTo(AdaptiveRounds.PLANNED_FORKS), missing, notes, 1);
             also = new Also(a.label(), a.metric(), outcome(am.lo, am.hi, a.threshold(), a.upper()), round(a.threshold()),
                     a.upper(), Double.isNaN(am.value) ? null : round(am.value),
                     Double.isNaN(am.value) ? null : new double[] {round(am.lo), round(am.hi)});
         }
+        Cause cause = o != Outcome.DID_NOT_HOLD ? null : c.cause() != null ? c.cause() : Cause.UNKNOWN;
         return new Verdict(c.id(), c.source(), c.wording(), c.metric(), o, c.claimed(), c.k(), round(c.threshold()),
                 c.upper(), Double.isNaN(m.value) ? null : round(m.value),
-                Double.isNaN(m.value) ? null : new double[] {round(m.lo), round(m.hi)}, readsHere, rule, summary,
-                c.setup(), also, notes, missing);
+                Double.isNaN(m.value) ? null : new double[] {round(m.lo), round(m.hi)}, reads, rule, summary,
+                c.setup(), also, notes, missing, look, level, cause);
+    }
+
+    /** "95%", "98.75%". */
+    static String percent(double level) {
+        return new java.math.BigDecimal(level * 100).round(new java.math.MathContext(6)).stripTrailingZeros()
+                .toPlainString() + "%";
     }
 
     /** A measured ratio and its interval (NaN when nothing could be formed). */
     private record Measured(double value, double lo, double hi) {}
 
-    private static Measured measure(List<Pair> pairs, String metric, Table t, List<String> missing, List<String> notes) {
+    private static Measured measure(List<Pair> pairs, String metric, Table t, List<String> missing, List<String> notes,
+                                    int look) {
         List<double[][]> grids = new ArrayList<>();
         for (Pair p : pairs) {
             Result a = best(t, p.a(), metric, missing);
@@ -91,7 +126,8 @@ final class Verdicts {
         if (grids.isEmpty()) {
             return new Measured(Double.NaN, Double.NaN, Double.NaN);
         }
-        Bootstrap.Estimate e = Bootstrap.estimate(grids, Bootstrap.RESAMPLES, Bootstrap.SEED);
+        Bootstrap.Estimate e = Bootstrap.estimate(grids, AdaptiveRounds.resamples(look), Bootstrap.SEED,
+                AdaptiveRounds.alpha(look));
         return new Measured(e.value(), e.lo(), e.hi());
     }
 
@@ -221,6 +257,35 @@ final class Verdicts {
 
         Table(List<Result> results) {
             this.results = results;
+        }
+
+        /** The same results with only the samples of forks below {@code forks} (for judging one look). */
+        Table upTo(int forks) {
+            List<Result> out = new ArrayList<>();
+            for (Result r : results) {
+                out.add(r.limitedTo(forks));
+            }
+            return new Table(out);
+        }
+
+        /** Whether every measured cell of {@code pairs} has samples from fork {@code fork} (and one cell at least). */
+        boolean ranIn(List<Pair> pairs, int fork) {
+            int ran = 0;
+            for (Pair p : pairs) {
+                for (List<Cell> side : List.of(p.a(), p.b(), p.c())) {
+                    for (Cell c : side) {
+                        Result r = get(c.variant(), c.param());
+                        if (r == null) {
+                            continue;
+                        }
+                        if (r.samples().stream().noneMatch(s -> s.fork() == fork)) {
+                            return false;
+                        }
+                        ran++;
+                    }
+                }
+            }
+            return ran > 0;
         }
 
         Result get(String variant, String param) {

@@ -53,7 +53,7 @@ class HtmlRenderTest {
         }
         Report.ClaimSpec c14 = new Report.ClaimSpec("C14", "C", "FileInputStream against channels", "c. 2017",
                 "channels faster on small files", "faster", "BETTER", 1.1, 1.05, null, "time", "set-up", false, pairs,
-                null);
+                null, null);
         ExperimentReport exp3 = new ExperimentReport("E3", "Open strategies", "channels 30-40% faster", List.of(c14),
                 List.of(), e3, List.of());
         exp3 = exp3.withVerdicts(Verdicts.judge(exp3, "page-cached"));

@@ -58,7 +58,7 @@ class VerdictsTest {
     static ClaimSpec claim(String rule, double k, String metric, boolean cold, Pair... pairs) {
         double t = rule.equals("BETTER") || rule.equals("DIMINISHING") ? 1 + (k - 1) / 2 : 1 / 1.1;
         return new ClaimSpec("C99", "A", "title", "2000", "A beats B", "claimed", rule, k, t,
-                rule.equals("EQUIVALENT") ? 1.1 : null, metric, "set-up", cold, List.of(pairs), null);
+                rule.equals("EQUIVALENT") ? 1.1 : null, metric, "set-up", cold, List.of(pairs), null, null);
     }
 
     static Verdict judge(ClaimSpec c, Result... rs) {
@@ -144,13 +144,50 @@ class VerdictsTest {
 
     @Test
     void aMissingCellIsNamedAndLeavesTheClaimInconclusive() {
-        ClaimSpec c = claim("BETTER", 1.1, "time", true, new Pair(cells("p", "a"), cells("p", "gone"), null));
+        ClaimSpec c = claim("BETTER", 1.1, "time", false, new Pair(cells("p", "a"), cells("p", "gone"), null));
         Verdict v = judge(c, r("a", "p", 100));
         assertEquals(Outcome.INCONCLUSIVE, v.outcome());
         assertNull(v.measured());
         assertEquals(List.of("gone @ p"), v.missing());
-        assertEquals(Verdicts.PAGE_CACHED_ONLY, v.reads(), "a disk claim measured page-cached says so");
-        assertEquals("cold", Verdicts.judge(c, List.of(r("a", "p", 100)), "cold").reads());
+        assertNull(v.cause(), "inconclusive is no change from the article");
+    }
+
+    /**
+     * A claim about disks is not judged from page-cached samples, even where its cells were measured (C24 names
+     * C22's cells): no ratio, no interval, no cause; under --cold it is judged as any other claim.
+     */
+    @Test
+    void aDiskClaimIsNotJudgedInAPageCachedRun() {
+        ClaimSpec c = claim("NOT_WORSE", 1, "time", true, new Pair(cells("p", "a"), cells("p", "b"), null));
+        Verdict v = judge(c, r("a", "p", 50), r("b", "p", 100));
+        assertEquals(Outcome.NOT_JUDGED, v.outcome());
+        assertEquals("not judged here", v.outcome().text());
+        assertNull(v.measured());
+        assertNull(v.ci());
+        assertNull(v.cause());
+        assertEquals(List.of(), v.missing());
+        assertEquals(0, v.looks());
+        assertTrue(v.summary().contains("rerun with --cold"), v.summary());
+        Verdict cold = Verdicts.judge(c, List.of(r("a", "p", 50), r("b", "p", 100)), "cold");
+        assertEquals(Outcome.DID_NOT_HOLD, cold.outcome());
+        assertEquals("cold", cold.reads());
+        assertEquals(0.5, cold.measured(), 0.02);
+    }
+
+    /** A claim that did not hold carries its declared cause, or "cause unknown"; any other outcome none. */
+    @Test
+    void aClaimThatDidNotHoldSaysWhyOrThatTheCauseIsUnknown() {
+        Pair p = new Pair(cells("p", "a"), cells("p", "b"), null);
+        ClaimSpec plain = claim("BETTER", 1.1, "time", false, p);
+        Report.Cause known = new Report.Cause("A JDK change.", List.of("https://bugs.openjdk.org/browse/JDK-8192939"));
+        ClaimSpec documented = new ClaimSpec("C13", "C", "t", "2017", "a beats b", "more GC", "BETTER", 1.1, 1.05,
+                null, "time", "set-up", false, List.of(p), null, known);
+        assertEquals(known, judge(documented, r("a", "p", 90), r("b", "p", 100)).cause());
+        assertEquals(Report.Cause.UNKNOWN, judge(plain, r("a", "p", 90), r("b", "p", 100)).cause());
+        assertEquals("cause unknown", Report.Cause.UNKNOWN.text());
+        Verdict held = judge(documented, r("a", "p", 150), r("b", "p", 100));
+        assertEquals(Outcome.HELD, held.outcome());
+        assertNull(held.cause());
     }
 
     static AdviceSpec advice(String... candidates) {

@@ -1,0 +1,186 @@
+package dev.sluice.cli.report;
+
+import dev.sluice.cli.report.Report.Cell;
+import dev.sluice.cli.report.Report.ClaimSpec;
+import dev.sluice.cli.report.Report.ExperimentReport;
+import dev.sluice.cli.report.Report.Outcome;
+import dev.sluice.cli.report.Report.Pair;
+import dev.sluice.cli.report.Report.Result;
+import dev.sluice.cli.report.Report.Sample;
+import dev.sluice.cli.report.Report.Verdict;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+
+/**
+ * Verdicts that do not hang on a run's luck: where a claim's interval straddles its threshold after the planned
+ * forks, the claim's cells alone get another fork of the planned rounds (an <em>extra look</em>), while the run stays
+ * within its budget, until the interval clears the threshold or the budget or {@link #MAX_EXTRA_LOOKS} is spent; only
+ * then is it "inconclusive here".
+ *
+ * <p><b>Peeking.</b> Judging again after more data gives a wrong verdict more chances. A verdict is wrong when it says
+ * held while the true ratio is below the threshold, or did not hold while it is at or above; with a two-sided
+ * (1 - alpha) interval that happens at one look with probability at most alpha / 2, and over several looks at most
+ * the sum of theirs (the union bound). The planned look is judged at 95% (alpha = 0.05, so at most 2.5%); extra look
+ * e at alpha = 0.05 / 2^e (97.5%, 98.75%, 99.375%, 99.69%), whose alpha / 2 sum to less than 2.5%. So whatever looks a
+ * claim took, its chance of a wrong verdict stays under 5%, that of a single one-sided 95% decision. The looks
+ * a verdict took and its interval's level are in results.json, so {@code --reanalyse} repeats the same decisions from
+ * the samples alone: a claim's look L uses the forks below {@code PLANNED_FORKS + L - 1} and goes on to look L + 1
+ * only where every cell it compares has samples from the next fork.
+ */
+final class AdaptiveRounds {
+    private AdaptiveRounds() {}
+
+    /** The forks every claim gets; extra looks are forks numbered from here on. */
+    static final int PLANNED_FORKS = Reports.FORKS;
+
+    /** Extra looks a claim may take at most (the fourth is at 99.69%). */
+    static final int MAX_EXTRA_LOOKS = 4;
+
+    /** The whole quick run's budget: extra forks start only while the run can end within it. */
+    static final int QUICK_BUDGET_SECONDS = 300;
+
+    /** Kept back from the budget for judging and writing the report after the last fork. */
+    static final int RESERVE_SECONDS = 10;
+
+    /** What a fork costs beyond its cells' measuring (JVM start, data check) until one has been timed. */
+    static final double FORK_OVERHEAD_SECONDS = 3;
+
+    /** The rule, as the page and results.json state it. */
+    static String rule(int budgetSeconds) {
+        return String.format(Locale.ROOT, "Where a claim's interval straddles its threshold after the planned %d forks, "
+                + "its cells alone get another fork of the same rounds (an extra look), while the run can end within "
+                + "%d s, up to %d extra looks; until then it is not called inconclusive. Extra look e is judged on "
+                + "every fork so far with a (1 - 0.05/2^e) interval (97.5%%, 98.75%%, ...), so that the looks together "
+                + "keep a wrong verdict under 5%%, as one look at 95%% does.", PLANNED_FORKS, budgetSeconds,
+                MAX_EXTRA_LOOKS);
+    }
+
+    /** The budget of a run at {@code scale}: the quick run's 300 s; none for --tiny (CI) and --full (JMH, hours). */
+    static int budgetSeconds(String scale) {
+        return scale.equals("quick") ? QUICK_BUDGET_SECONDS : 0;
+    }
+
+    /** The interval's alpha at look {@code look} (1: the planned forks). */
+    static double alpha(int look) {
+        return look <= 1 ? 0.05 : 0.05 / (1L << (look - 1));
+    }
+
+    /** Bootstrap resamples at a look: more for the narrower tails of the wider levels. */
+    static int resamples(int look) {
+        return Bootstrap.RESAMPLES << Math.min(Math.max(0, look - 1), 3);
+    }
+
+    /** The last fork id a claim's look {@code look} is judged on, exclusive. */
+    static int forksOfLook(int look) {
+        return PLANNED_FORKS + look - 1;
+    }
+
+    /** Runs one extra fork over the cells of {@code claims} and returns its raw results. */
+    interface Look {
+        Path run(int fork, List<String> claims) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Takes extra looks after the planned forks' raw results {@code planned}, within {@code budgetSeconds} counted from
+     * {@code startNanos} (on {@code clock}); returns every raw results file, the planned ones first. Each round judges
+     * the claims, picks those still straddling at their latest look, and runs one fork over the cells of as many of
+     * them, cheapest first, as the budget allows (a fork's cost is estimated from the planned forks' samples of its
+     * cells, plus what a fork cost beyond that last time).
+     */
+    static List<Path> extend(List<Path> planned, Look look, LongSupplier clock, long startNanos, int budgetSeconds,
+                             Consumer<String> log) throws IOException, InterruptedException {
+        List<Path> raws = new ArrayList<>(planned);
+        double overhead = FORK_OVERHEAD_SECONDS;
+        for (int extra = 1; extra <= MAX_EXTRA_LOOKS && budgetSeconds > 0; extra++) {
+            RawResults raw = RawResults.read(raws);
+            Map<String, Double> cost = new LinkedHashMap<>();
+            for (String id : straddling(raw, extra)) {
+                cost.put(id, seconds(raw, List.of(id)));
+            }
+            if (cost.isEmpty()) {
+                break;
+            }
+            double left = budgetSeconds - RESERVE_SECONDS - (clock.getAsLong() - startNanos) / 1e9 - overhead;
+            List<String> take = new ArrayList<>();
+            for (String id : cost.keySet().stream().sorted(Comparator.comparing(cost::get)).toList()) {
+                List<String> with = new ArrayList<>(take);
+                with.add(id);
+                if (seconds(raw, with) <= left) {
+                    take = with;
+                }
+            }
+            if (take.isEmpty()) {
+                log.accept(String.format(Locale.ROOT, "extra look %d for %s: not taken, the %d-s budget is spent",
+                        extra, String.join(", ", cost.keySet()), budgetSeconds));
+                break;
+            }
+            take.sort(null);
+            log.accept(String.format(Locale.ROOT, "extra look %d: %s straddle their thresholds; one more fork of "
+                    + "their cells (about %.0f s)", extra, String.join(", ", take), seconds(raw, take) + overhead));
+            long t0 = clock.getAsLong();
+            raws.add(look.run(forksOfLook(extra + 1) - 1, take));
+            overhead = Math.max(overhead, (clock.getAsLong() - t0) / 1e9 - seconds(raw, take));
+        }
+        return raws;
+    }
+
+    /** The claims inconclusive at look {@code extra} (so far every claim that is still being looked at) with a measured interval. */
+    static List<String> straddling(RawResults raw, int extra) {
+        List<String> out = new ArrayList<>();
+        for (ExperimentReport e : raw.experiments()) {
+            for (Verdict v : Verdicts.judge(e, raw.reads())) {
+                if (v.outcome() == Outcome.INCONCLUSIVE && v.measured() != null && v.looks() == extra) {
+                    out.add(v.id());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Seconds one fork over the cells of {@code claims} takes measuring: per distinct cell, its planned forks' mean
+     * time per fork plus its warm-up (the scale's, and at least two operations).
+     */
+    static double seconds(RawResults raw, List<String> claims) {
+        double nanos = 0;
+        for (ExperimentReport e : raw.experiments()) {
+            Set<Cell> cells = new LinkedHashSet<>();
+            for (ClaimSpec c : e.claims()) {
+                if (claims.contains(c.id())) {
+                    for (Pair p : c.pairs()) {
+                        cells.addAll(p.a());
+                        cells.addAll(p.b());
+                        cells.addAll(p.c());
+                    }
+                }
+            }
+            Verdicts.Table t = new Verdicts.Table(e.results());
+            for (Cell c : cells) {
+                Result r = t.get(c.variant(), c.param());
+                if (r == null) {
+                    continue;
+                }
+                long sum = 0;
+                long opNanos = 0;
+                for (Sample s : r.samples()) {
+                    if (s.fork() < PLANNED_FORKS) {
+                        sum += s.nanos();
+                        opNanos = Math.max(opNanos, s.nanos() / Math.max(1, s.ops()));
+                    }
+                }
+                nanos += (double) sum / PLANNED_FORKS + Math.max(raw.warmupNanos(), 2.0 * opNanos);
+            }
+        }
+        return nanos / 1e9;
+    }
+}
