@@ -22,12 +22,13 @@ import picocli.CommandLine.Parameters;
  * {@code sluice wc [-l] [-w] [-m] [-c] [-L] [FILE...]}: GNU wc's options and output for UTF-8 text; the counting is
  * {@link TextCounts}' (GNU coreutils 9.1 wc's rules in the C.UTF-8 locale, invalid bytes included), the column
  * layout is wc's: a width of 1 for a single count of a single input, else the digits of the summed sizes of the
- * regular files among the inputs, at least 7 when one is not a regular file (a pipe, a directory), 1 when the first
- * cannot be stat'ed; a total line for several inputs, whose -L is the widest of all.
+ * regular files among the inputs, at least 7 when one is not a regular file (a pipe, a directory); a total line for
+ * several inputs, whose -L is the widest of all.
  */
 @Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 1,
-        description = {"Print newline, word, char and byte counts and the widest line for each FILE, and a total line if more "
-                + "than one FILE is given. Text is counted as UTF-8, as GNU wc counts it in the C.UTF-8 locale. With no FILE, or when FILE is -, read standard input.",
+        description = {"Print newline, word, char and byte counts and the widest line for each FILE, and a total line "
+                + "if more than one FILE is given. Text is counted as UTF-8, as GNU wc counts it in the C.UTF-8 "
+                + "locale. With no FILE, or when FILE is -, read standard input.",
             "Exit status: 0 if all files were read, 1 if some could not be or the command line is wrong."})
 final class WcCommand implements Callable<Integer> {
 
@@ -147,8 +148,7 @@ final class WcCommand implements Callable<Integer> {
 
     /**
      * GNU wc's column width: 1 for a single count of a single input; else the digits of the summed sizes of the
-     * regular files (standard input's too, when it is one), at least 7 when an input is something else; 1 when the
-     * first input cannot be stat'ed.
+     * regular files (standard input's too, when it is one), at least 7 when an input is something else.
      */
     private int width(List<String> names) {
         int asked = (lines ? 1 : 0) + (words ? 1 : 0) + (chars ? 1 : 0) + (bytes ? 1 : 0) + (maxLineLength ? 1 : 0);
@@ -157,11 +157,9 @@ final class WcCommand implements Callable<Integer> {
         }
         long total = 0;
         int minimum = 1;
-        for (int i = 0; i < names.size(); i++) {
-            long size = regularSize(names.get(i));
-            if (size == NO_STAT && i == 0) {
-                return 1; // wc's quirk: a first input it cannot stat leaves every width at 1
-            } else if (size == NOT_REGULAR) {
+        for (String name : names) {
+            long size = regularSize(name); // one that cannot be stat'ed (NO_STAT) does not count
+            if (size == NOT_REGULAR) {
                 minimum = 7;
             } else if (size >= 0) {
                 total += size;
@@ -178,7 +176,8 @@ final class WcCommand implements Callable<Integer> {
         boolean stdin = name.equals("-");
         // Linux names standard input /dev/stdin (a link to what fd 0 is); where it has none, it counts as a pipe.
         try {
-            BasicFileAttributes a = Files.readAttributes(Path.of(stdin ? "/dev/stdin" : name), BasicFileAttributes.class);
+            Path p = Path.of(stdin ? "/dev/stdin" : name);
+            BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
             return a.isRegularFile() ? a.size() : NOT_REGULAR;
         } catch (IOException | RuntimeException e) {
             return stdin ? NOT_REGULAR : NO_STAT;

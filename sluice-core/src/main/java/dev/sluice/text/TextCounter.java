@@ -9,9 +9,9 @@ import java.lang.invoke.VarHandle;
  * its width; a char that is not printable (controls, NUL, unassigned, above U+10FFFF) changes neither. A sequence
  * that does not decode counts as nothing: wc skips its first byte and tries again at the next.
  *
- * <p>Most text is ASCII, so the hot loop looks at eight bytes at a time: a word of printable ASCII (or one with a single
- * '\n', or eight NULs, as tar pads with) is counted in a few bit operations; anything else, byte by byte here, and a
- * byte of 0x80 or more by the exact decoder. Not thread-safe; one per count.
+ * <p>Most text is ASCII, so the hot loop looks at eight bytes at a time: a word of printable ASCII (or one with a
+ * single '\n', or eight NULs, as tar pads with) is counted in a few bit operations; anything else, byte by byte here,
+ * and a byte of 0x80 or more by the exact decoder. Not thread-safe; one per count.
  */
 final class TextCounter {
     private static final VarHandle LONGS = TextDecoder.LONGS;
