@@ -1,11 +1,11 @@
 package dev.sluice.cli;
 
+import dev.sluice.file.FastFiles;
 import dev.sluice.text.TextCounts;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,11 +219,10 @@ final class WcCommand implements Callable<Integer> {
         if (name.equals("-")) {
             return TextCounts.count(new FileInputStream(FileDescriptor.in).getChannel(), StandardCharsets.UTF_8);
         }
-        try (FileChannel ch = FileChannel.open(Path.of(name))) {
-            if (bytes && !lines && !words && !chars && !maxLineLength && Files.isRegularFile(Path.of(name))) {
-                return TextCounts.of(0, 0, 0, ch.size(), 0);
-            }
-            return TextCounts.count(ch, StandardCharsets.UTF_8);
+        Path file = Path.of(name);
+        if (bytes && !lines && !words && !chars && !maxLineLength && Files.isRegularFile(file)) {
+            return TextCounts.of(0, 0, 0, Files.size(file), 0);
         }
+        return FastFiles.countText(file, StandardCharsets.UTF_8);
     }
 }

@@ -4,10 +4,8 @@ import dev.sluice.internal.Checks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.charset.Charset;
-import java.nio.file.Path;
 
 /**
  * The lines, words, chars, bytes and widest line of a text, counted as GNU coreutils' {@code wc -lwmcL} counts them
@@ -31,8 +29,10 @@ import java.nio.file.Path;
  * stream or channel they are given open and where it ended, and keep no state between calls: they may run on many
  * threads at once. A {@code TextCounts} is an immutable value.
  *
+ * <p>On a file: {@code FastFiles.countText(path, charset)}.
+ *
  * <pre>{@code
- * TextCounts c = TextCounts.count(Path.of("notes.txt"), StandardCharsets.UTF_8);
+ * TextCounts c = TextCounts.count(System.in, StandardCharsets.UTF_8);
  * System.out.println(c.lines() + " lines, " + c.words() + " words, widest " + c.maxLineWidth());
  * }</pre>
  */
@@ -112,20 +112,6 @@ public final class TextCounts {
             }
             bytes += n;
             bb.position(keep(buf, counter.count(buf, 0, bb.position(), false), bb.position()));
-        }
-    }
-
-    /**
-     * Counts the file at {@code file}, which this opens and closes.
-     *
-     * @throws IllegalArgumentException if {@code charset} is not UTF-8, ISO-8859-1 or US-ASCII
-     * @throws IOException if the file cannot be opened or read (a directory included)
-     */
-    public static TextCounts count(Path file, Charset charset) throws IOException {
-        Checks.notNull(file, "file");
-        Checks.notNull(charset, "charset");
-        try (FileChannel ch = FileChannel.open(file)) {
-            return count(ch, charset);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sluice.file.FastFiles;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -152,7 +153,7 @@ class TextCountsTest {
     @Test
     void aPathIsOpenedAndClosedAStreamIsLeftOpen() throws IOException {
         Path p = Files.write(dir.resolve("t"), "one two\nthree\n".getBytes(StandardCharsets.UTF_8));
-        assertEquals(TextCounts.of(2, 3, 14, 14, 7), TextCounts.count(p, StandardCharsets.UTF_8));
+        assertEquals(TextCounts.of(2, 3, 14, 14, 7), FastFiles.countText(p, StandardCharsets.UTF_8));
         boolean[] closed = {false};
         InputStream in = new ByteArrayInputStream(new byte[] {'x'}) {
             @Override
@@ -162,7 +163,7 @@ class TextCountsTest {
         };
         TextCounts.count(in, StandardCharsets.UTF_8);
         assertTrue(!closed[0]);
-        assertThrows(IOException.class, () -> TextCounts.count(dir, StandardCharsets.UTF_8));
+        assertThrows(IOException.class, () -> FastFiles.countText(dir, StandardCharsets.UTF_8));
     }
 
     @Test
