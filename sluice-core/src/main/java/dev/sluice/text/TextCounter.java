@@ -171,13 +171,22 @@ final class TextCounter {
                         slowEnd = to = i; // ends both loops; the tail waits for more input
                         break;
                     }
-                    long r = utf8(b, i, to);
-                    n = (int) (r >>> 32);
-                    if (n == 0) {
-                        i++; // as wc: an invalid byte is no char, and decoding resumes at the next byte
-                        continue;
+                    int b1;
+                    int b2;
+                    if ((c & 0xF0) == 0xE0 && i + 2 < to && ((b1 = b[i + 1]) & 0xC0) == 0x80
+                            && ((b2 = b[i + 2]) & 0xC0) == 0x80
+                            && (cp = (c & 0x0F) << 12 | (b1 & 0x3F) << 6 | (b2 & 0x3F)) >= 0x800
+                            && (cp < 0xD800 || cp > 0xDFFF)) {
+                        n = 3; // CJK text: the common case written out (utf8's rules for three bytes)
+                    } else {
+                        long r = utf8(b, i, to);
+                        n = (int) (r >>> 32);
+                        if (n == 0) {
+                            i++; // as wc: an invalid byte is no char, and decoding resumes at the next byte
+                            continue;
+                        }
+                        cp = (int) r;
                     }
-                    cp = (int) r;
                 } else if (kind == Kind.LATIN1) {
                     cp = c & 0xFF;
                     n = 1;
