@@ -26,8 +26,8 @@ import picocli.CommandLine.Parameters;
  * several inputs, whose -L is the widest of all.
  */
 @Command(name = "wc", mixinStandardHelpOptions = true, sortOptions = false, exitCodeOnInvalidInput = 1,
-        description = {"Print newline, word, char and byte counts and the widest line for each FILE, and a total line "
-                + "if more than one FILE is given. Text is counted as UTF-8, as GNU wc counts it in the C.UTF-8 "
+        description = {"Print newline, word and byte counts (-m: chars, -L: the widest line) for each FILE, and a "
+                + "total line if more than one FILE is given. Text is counted as UTF-8, as GNU wc counts it in the C.UTF-8 "
                 + "locale. With no FILE, or when FILE is -, read standard input.",
             "Exit status: 0 if all files were read, 1 if some could not be or the command line is wrong."})
 final class WcCommand implements Callable<Integer> {
@@ -38,7 +38,8 @@ final class WcCommand implements Callable<Integer> {
     @Option(names = {"-w", "--words"}, description = "print the word counts")
     boolean words;
 
-    @Option(names = {"-m", "--chars"}, description = "print the character counts (code points)")
+    @Option(names = {"-m", "--chars"},
+            description = "print the character counts (chars that decode; an invalid byte is none)")
     boolean chars;
 
     @Option(names = {"-c", "--bytes"}, description = "print the byte counts")
