@@ -7,7 +7,7 @@
 #   flags   each sluice command under each JVM option set (SLUICE_JAVA_OPTS), to choose the launcher's per command
 #   startup java -version against tiny sluice gunzip, gzip and cmp
 #   engines sluice gzip -c and gunzip -c with the native engines and with zlib, on prefixes of the JDK-source tar
-#           (64 KiB to 16 MiB): the input size from which binding ISA-L and libdeflate pays (GzipOptions.NATIVE_MIN_INPUT)
+#           (64 KiB to 16 MiB): the input size from which binding ISA-L and libdeflate pays (gzip.zlibBelowBytes, size-policy.properties)
 #
 # Usage: sluice-bench/scripts/cli-vs-c.sh [table|flags|startup|engines] [tiny|large|both]
 # Env: RUNS (default 5; 3 for the slow gzip -6 rows), DATA (default /tmp/sluice-cli-vs-c: ~5 GB for large),

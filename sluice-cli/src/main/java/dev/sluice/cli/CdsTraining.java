@@ -40,7 +40,7 @@ final class CdsTraining {
     private static void train(Path dir) throws IOException {
         Path tiny = write(dir.resolve("tiny"), 1);
         // At the size from which gzip and gunzip bind the native engines.
-        Path large = write(dir.resolve("large"), (int) (GzipOptions.NATIVE_MIN_INPUT / 64) + 1);
+        Path large = write(dir.resolve("large"), (int) (SizePolicy.GZIP_ZLIB_BELOW / 64) + 1);
         for (Path f : new Path[] {tiny, large}) {
             String p = f.toString();
             Main.run(new String[] {"cp", p, p + ".copy"});

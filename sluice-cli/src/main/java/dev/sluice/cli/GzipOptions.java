@@ -30,20 +30,9 @@ final class GzipOptions {
     }
 
     /**
-     * Below this many bytes of input in all, a run uses the JDK's zlib rather than ISA-L or libdeflate: binding a
-     * native library through java.lang.foreign costs about 47 ms once per process, more than the native engine saves
-     * on a smaller input. Chosen by paired whole-process runs of {@code sluice gunzip -c} and {@code sluice gzip -c}
-     * with each engine on prefixes of the JDK-source tar (64 KiB to 16 MiB; 2-core EPYC, JDK 25, 2026-11-24,
-     * {@code sluice-bench/scripts/cli-vs-c.sh engines}, docs/benchmarks/cli.md): zlib was ahead by 47-50 ms up to
-     * 1 MiB and still by 31 ms (gzip of 4 MiB) and 38 ms (gunzip of 2.8 MB of gzip); the lines cross at about
-     * 9.5 MiB for gzip and 10 MB of gzip input for gunzip.
-     */
-    static final long NATIVE_MIN_INPUT = 8 << 20;
-
-    /**
      * Chooses zlib for this run ({@value GzipEngines#PROPERTY}{@code =off}) when every input is a regular file and
-     * all of them together are smaller than {@link #NATIVE_MIN_INPUT}, unless the user chose the engine with that
-     * property. Standard input, of unknown length, keeps the native engines. Call before the first gzip stream and
+     * all of them together are smaller than {@link SizePolicy#GZIP_ZLIB_BELOW} (where binding a native engine costs
+     * more than it saves), unless the user chose the engine with that property. Standard input, of unknown length, keeps the native engines. Call before the first gzip stream and
      * hand the result to {@link #restoreEngines} when the run ends (tests run commands in one JVM).
      *
      * @return true when it set the property
@@ -66,7 +55,7 @@ final class GzipOptions {
             } catch (IOException | RuntimeException unreadable) {
                 return false; // the run reports it; the engine does not matter
             }
-            if (total >= NATIVE_MIN_INPUT) {
+            if (total >= SizePolicy.GZIP_ZLIB_BELOW) {
                 return false;
             }
         }

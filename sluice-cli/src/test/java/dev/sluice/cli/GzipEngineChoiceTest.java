@@ -40,7 +40,7 @@ class GzipEngineChoiceTest {
 
     @Test
     void smallRegularFilesTakeZlibForTheRunOnly() throws IOException {
-        GzipOptions o = options(file("a", 10), file("b", GzipOptions.NATIVE_MIN_INPUT - 11));
+        GzipOptions o = options(file("a", 10), file("b", SizePolicy.GZIP_ZLIB_BELOW - 11));
         boolean set = o.zlibForSmallInputs();
         try {
             assertTrue(set);
@@ -52,7 +52,7 @@ class GzipEngineChoiceTest {
 
     @Test
     void inputsTogetherAtTheThresholdKeepTheNativeEngines() throws IOException {
-        GzipOptions o = options(file("a", 10), file("b", GzipOptions.NATIVE_MIN_INPUT - 10));
+        GzipOptions o = options(file("a", 10), file("b", SizePolicy.GZIP_ZLIB_BELOW - 10));
         assertFalse(o.zlibForSmallInputs());
     }
 

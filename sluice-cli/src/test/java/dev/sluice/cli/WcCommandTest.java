@@ -86,7 +86,8 @@ class WcCommandTest {
 
     @Test
     void matchesGnuWcForEveryOptionSet() throws Exception {
-        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-lw"}, {"-l", "-m"}, {"-lwmc"}, {"-c", "-l"}};
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-L"}, {"-lw"}, {"-l", "-m"}, {"-lwmcL"},
+            {"-c", "-l"}, {"--max-line-length", "-w"}};
         for (String[] opts : optionSets) {
             for (List<Path> files : List.of(List.of(samples.get(1)), List.of(samples.get(0)), samples)) {
                 List<String> args = new ArrayList<>(List.of(opts));
@@ -133,7 +134,8 @@ class WcCommandTest {
     @Test
     void thePlainFormDoesWhatPicocliDoes() {
         String missing = dir.resolve("missing").toString();
-        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-lw"}, {"-l", "-m"}, {"-lwmc"}, {"-c", "--"}};
+        String[][] optionSets = {{}, {"-l"}, {"-w"}, {"-m"}, {"-c"}, {"-L"}, {"-lw"}, {"-l", "-m"}, {"-lwmcL"},
+            {"-c", "--"}};
         List<List<String>> fileSets = List.of(List.of(samples.get(1).toString()),
                 List.of(samples.get(2).toString(), missing, samples.get(3).toString()),
                 List.of(dir.toString(), samples.get(4).toString()));

@@ -6,6 +6,7 @@ import dev.sluice.io.FastBufferedOutputStream;
 import dev.sluice.io.Streams;
 import dev.sluice.text.FastReader;
 import dev.sluice.text.FastWriter;
+import dev.sluice.text.TextCounts;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -212,6 +213,21 @@ public final class FastFiles {
      */
     public static long checksum(Path file, Checksum checksum) throws IOException {
         return FileComparator.checksum(file, checksum);
+    }
+
+    /**
+     * Counts the lines, words, chars, bytes and widest line of the text in {@code file} as GNU wc does in a UTF-8
+     * locale ({@link TextCounts}: invalid bytes are counted, never an exception). Opens and closes the file.
+     *
+     * @throws IllegalArgumentException if {@code charset} is not UTF-8, ISO-8859-1 or US-ASCII
+     * @throws IOException if the file cannot be opened or read (a directory included)
+     */
+    public static TextCounts countText(Path file, Charset charset) throws IOException {
+        Checks.notNull(file, "file");
+        Checks.notNull(charset, "charset");
+        try (FileChannel ch = FileChannel.open(file)) {
+            return TextCounts.count(ch, charset);
+        }
     }
 
     /**
