@@ -26,10 +26,9 @@ final class Causes {
     private static final Map<String, Cause> KNOWN = Map.of(
             "C13", new Cause("FileInputStream no longer uses finalization. The article measured it when every "
                     + "FileInputStream was finalizable, which, as the CSR that ended it says, \"adds a significant "
-                    + "overhead to garbage collection\". JDK 10 dropped the requirement (CSR JDK-8187325; an "
-                    + "unreachable stream's descriptor is closed by a Cleaner unless a subclass overrides close()) and "
-                    + "JDK 12 removed FileInputStream.finalize() (JDK-8192939). JDK 17 and later, the JDKs Sluice runs "
-                    + "on, have no finalizer there to pressure the collector.",
+                    + "overhead to garbage collection\". JDK 10 dropped the requirement that FileInputStream use "
+                    + "finalization (CSR JDK-8187325) and JDK 12 removed FileInputStream.finalize() (JDK-8192939). "
+                    + "JDK 17 and later, the JDKs Sluice runs on, have no finalizer there to pressure the collector.",
                     List.of("https://bugs.openjdk.org/browse/JDK-8187325",
                             "https://bugs.openjdk.org/browse/JDK-8192939",
                             "https://github.com/openjdk/jdk/pull/3111")));
