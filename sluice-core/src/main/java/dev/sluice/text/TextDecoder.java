@@ -17,9 +17,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>UTF-8 has a loop per length class: ASCII runs eight bytes at a time (long runs through the JDK's vectorised
  * ASCII path), 3-byte chars (CJK) two at a time from one eight-byte load in a loop that also takes the short ASCII
- * runs between them, and runs of 2-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic). Anything else, and every
- * sequence cut by the end of the bytes, goes one sequence at a time through {@link #utf8Sequence}, which holds the
- * JDK's rules. One per reader; not thread-safe.
+ * runs between them, and runs of 2-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic). Anything else (4-byte chars
+ * included), and every sequence cut by the end of the bytes, goes one sequence at a time through
+ * {@link #utf8Sequence}, which holds the JDK's rules. Each loop is a small method of its own, so that a fresh JVM
+ * compiles it early (see the note above {@link #utf8}). One per reader; not thread-safe.
  */
 final class TextDecoder {
     static final char REPLACEMENT = '\uFFFD';
@@ -211,14 +212,14 @@ final class TextDecoder {
 
     /*
      * UTF-8 is decoded by a small dispatcher (utf8) and one small method per class of text, each with its own loop,
-     * because a fresh JVM runs what compiles early (issue 34, docs/benchmarks/text.md, 2026-11-27 fourth section).
-     * As one 1,646-byte method, the decoder ran in C1's profiled code for the first ~50 MB of text: its C2 compile
-     * was large and late, and its on-stack-replaced C2 code was thrown away at the first branch its early profile had
-     * never taken (a 2-byte char, the end of a window), back to the interpreter, where every VarHandle load is a chain
-     * of calls. Each method here is under FreqInlineSize (325 bytes of bytecode), so it is compiled (and replaced on
-     * the stack) on its own counters within the first read, a compile takes milliseconds, and a trap in one of them
-     * recompiles that one method. The JDK's decoder (sun.nio.cs.UTF_8) has the same shape: a short loop, with the rare
-     * cases in methods of their own.
+     * because a fresh JVM runs what compiles early (issue 34; docs/benchmarks/text.md, "the decoder in a fresh JVM").
+     * As one 1,646-byte method called once per read(char[8192]), the decoder ran in C1's profiling code for most of
+     * the first reads: its OSR'd C2 code helps only a call that stays in one loop long enough to migrate, its full C2
+     * compile waits for 600 calls (Tier4MinInvocationThreshold), two thirds of the Japanese corpus, and after a
+     * loop_limit_check trap in the near-end 3-byte loop (JDK 17 and 25) it waited as long again. Each method here is
+     * under FreqInlineSize (325 bytes of bytecode) and called once per run of its class, thousands of times per MB,
+     * so it reaches C2 within the first read, a compile takes milliseconds, and a trap recompiles that method alone.
+     * The JDK's decoder (sun.nio.cs.UTF_8) has the same shape: a short loop, the rare cases in methods of their own.
      */
 
     private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
