@@ -17,9 +17,10 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>UTF-8 has a loop per length class: ASCII runs eight bytes at a time (long runs through the JDK's vectorised
  * ASCII path), 3-byte chars (CJK) two at a time from one eight-byte load in a loop that also takes the short ASCII
- * runs between them, and runs of 2-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic). Anything else, and every
- * sequence cut by the end of the bytes, goes one sequence at a time through {@link #utf8Sequence}, which holds the
- * JDK's rules. One per reader; not thread-safe.
+ * runs between them, and runs of 2-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic). Anything else (4-byte chars
+ * included), and every sequence cut by the end of the bytes, goes one sequence at a time through
+ * {@link #utf8Sequence}, which holds the JDK's rules. Each loop is a small method of its own, so that a fresh JVM
+ * compiles it early (see the note above {@link #utf8}). One per reader; not thread-safe.
  */
 final class TextDecoder {
     static final char REPLACEMENT = '\uFFFD';
@@ -209,220 +210,41 @@ final class TextDecoder {
         return (int) (((w >>> 12) & 0xF000) | ((w >>> 26) & 0xFC0) | ((w >>> 40) & 0x3F));
     }
 
+    /*
+     * UTF-8 is decoded by a small dispatcher (utf8) and one small method per class of text, each with its own loop,
+     * because a fresh JVM runs what compiles early (issue 34; docs/benchmarks/text.md, "the decoder in a fresh JVM").
+     * As one 1,646-byte method called once per read(char[8192]), the decoder ran in C1's profiling code for most of
+     * the first reads: its OSR'd C2 code helps only a call that stays in one loop long enough to migrate, its full C2
+     * compile waits for 600 calls (Tier4MinInvocationThreshold), two thirds of the Japanese corpus, and after a
+     * loop_limit_check trap in the near-end 3-byte loop (JDK 17 and 25) it waited as long again. Each method here is
+     * under FreqInlineSize (325 bytes of bytecode) and called once per run of its class, thousands of times per MB,
+     * so it reaches C2 within the first read, a compile takes milliseconds, and a trap recompiles that method alone.
+     * The JDK's decoder (sun.nio.cs.UTF_8) has the same shape: a short loop, the rare cases in methods of their own.
+     */
+
     private long utf8(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
         // Mixed text (Japanese man pages: ASCII runs of median 6 bytes between runs of 3-byte chars) widens a short
         // ASCII run eight bytes at once while at least WIDE_SLACK bytes are left: no loop whose exit is a coin toss.
         final int wideEnd = strict ? -1 : sl - WIDE_SLACK;
-        final int wideDstEnd = dl - 8;
         while (sp < sl && dp < dl) {
             int b1 = b[sp];
+            long r;
             if (b1 >= 0) {
-                if (sp <= wideEnd && dp <= wideDstEnd) {
-                    long w = (long) LONGS.get(b, sp);
-                    long high = w & HIGH_BITS;
-                    if (high != 0) {
-                        // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past
-                        // it are overwritten before this call returns, as WIDE_SLACK explains.
-                        widen8(w, d, dp);
-                        int run = Long.numberOfTrailingZeros(high) >>> 3;
-                        sp += run;
-                        dp += run;
-                        continue;
-                    }
-                }
-                int limit = Math.min(sl - sp, dl - dp);
-                if (limit >= JDK_WINDOW_MIN && !strict && window == 0 && isAscii64(b, sp)) {
-                    // Mixed text (a long ASCII run between multi-byte runs, as in roff sources): find the run's end
-                    // here, so that the JDK never decodes the text after it, and widen exactly the run.
-                    int run = JDK_WINDOW_MIN + asciiRun(b, sp + JDK_WINDOW_MIN, sp + limit);
-                    inflate(b, sp, d, dp, run);
-                    sp += run;
-                    dp += run;
-                    if (run >= EXACT_RUN_MAX) {
-                        window = JDK_WINDOW; // ASCII-heavy after all: back to the JDK's windows
-                    }
-                } else if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
-                    // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one
-                    // vectorised pass (an intrinsic we cannot call); it replaces malformed input exactly as we do.
-                    // Its loop after the first non-ASCII char is slower than ours, hence the bounded window, and
-                    // after one window that was not all ASCII the runs are found here instead (window 0).
-                    ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, window));
-                    CharBuffer out = CharBuffer.wrap(d, dp, dl - dp);
-                    if (jdkUtf8 == null) {
-                        jdkUtf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                                .onUnmappableCharacter(CodingErrorAction.REPLACE);
-                    }
-                    jdkUtf8.decode(in, out, false);
-                    int bytes = in.position() - sp;
-                    window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : 0;
-                    sp += bytes;
-                    dp = out.position();
-                } else if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
-                    if (sp <= wideEnd && dp <= wideDstEnd) {
-                        // A run of 8 to 63 bytes (longer ones with 64 bytes at hand took a path above): widened a word
-                        // at a time up to the word that holds its end, which is widened whole as above (WIDE_SLACK).
-                        do {
-                            long w = (long) LONGS.get(b, sp);
-                            widen8(w, d, dp);
-                            long high = w & HIGH_BITS;
-                            if (high != 0) {
-                                int run = Long.numberOfTrailingZeros(high) >>> 3;
-                                sp += run;
-                                dp += run;
-                                break;
-                            }
-                            sp += 8;
-                            dp += 8;
-                        } while (sp <= wideEnd && dp <= wideDstEnd);
-                    } else {
-                        // In strict mode, or near the end of the bytes or of d: find the run's end eight bytes at a
-                        // time, then widen it.
-                        int run = asciiRun(b, sp, sp + limit);
-                        inflate(b, sp, d, dp, run);
-                        sp += run;
-                        dp += run;
-                    }
-                } else {
-                    // A short run near the end of the bytes or of d: char by char.
-                    int end = sp + limit;
-                    do {
-                        d[dp++] = (char) b[sp++];
-                    } while (sp < end && b[sp] >= 0);
-                }
-                continue;
-            }
-            int start = sp;
-            if ((b1 >> 4) == -2) {
-                // Japanese and Chinese text: runs of 3-byte chars (1110xxxx 10xxxxxx 10xxxxxx: U+0800..U+FFFF but not
-                // surrogates) between short ASCII runs (a class boundary every 29 bytes in the man-page corpus). One
-                // loop takes both, so that a boundary costs one mispredicted branch, not the exits of two loops and the
-                // dispatch above. The 3-byte paths add a constant to sp, so that the next load need not wait for this
-                // word's checks; a branch-free version, whose conditional moves made it wait, was slower than the code
-                // this loop replaced (18.2 against 16.1 ms, JDK 17, from memory). TextReadBench ja: 18.0 -> 15.1 ms on
-                // JDK 17, 16.0 -> 14.5 ms on JDK 25; from memory, 16.6 -> 9.8 and 12.4 -> 9.8 ms
-                // (docs/benchmarks/text.md, 2026-11-27, mixed 3-byte and ASCII text). Four all-ASCII words in a row
-                // send a long run back to the paths above; a byte that is neither ASCII nor a well-formed 3-byte char
-                // ends the loop, and the loops below or utf8Exact take it. Like the short-run widening above, only
-                // where WIDE_SLACK bytes are left and never in strict mode.
-                int full = 0;
-                while (sp <= wideEnd && dp <= wideDstEnd) {
-                    long w = (long) LONGS.get(b, sp);
-                    if ((w & 0x80) == 0) {
-                        widen8(w, d, dp);
-                        long high = w & HIGH_BITS;
-                        if (high == 0) {
-                            sp += 8;
-                            dp += 8;
-                            if (++full == 4) {
-                                break;
-                            }
-                        } else {
-                            int run = Long.numberOfTrailingZeros(high) >>> 3;
-                            sp += run;
-                            dp += run;
-                        }
-                        continue;
-                    }
-                    full = 0;
-                    int c1 = first3(w);
-                    int t1 = c1 & 0xF800;
-                    if ((w & PAIR3_MASK) == PAIR3_BITS) {
-                        int c2 = second3(w);
-                        int t2 = c2 & 0xF800;
-                        if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
-                            break;
-                        }
-                        d[dp] = (char) c1;
-                        d[dp + 1] = (char) c2;
-                        sp += 6;
-                        dp += 2;
-                        continue;
-                    }
-                    if ((w & 0xC0C0F0) != 0x8080E0 | t1 == 0 | t1 == 0xD800) {
-                        break;
-                    }
-                    d[dp] = (char) c1;
-                    sp += 3;
-                    dp += 1;
-                }
-                // Near the end of the bytes or of d, or in strict mode: 3-byte chars two at a time from one eight-byte
-                // load, then one at a time; the run ends at the first byte that is anything else.
-                while (sp <= sl - 8 && dp <= dl - 2) {
-                    long w = (long) LONGS.get(b, sp);
-                    if ((w & PAIR3_MASK) != PAIR3_BITS) {
-                        break;
-                    }
-                    int c1 = first3(w);
-                    int c2 = second3(w);
-                    int t1 = c1 & 0xF800;
-                    int t2 = c2 & 0xF800;
-                    if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
-                        break;
-                    }
-                    d[dp] = (char) c1;
-                    d[dp + 1] = (char) c2;
-                    dp += 2;
-                    sp += 6;
-                }
-                while (sp + 2 < sl && dp < dl) {
-                    int x = b[sp];
-                    int b2 = b[sp + 1];
-                    int b3 = b[sp + 2];
-                    int c = ((x & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F);
-                    if ((x >> 4) != -2 || ((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80) != 0 || c < 0x800
-                            || (c >= 0xD800 && c <= 0xDFFF)) {
-                        break;
-                    }
-                    d[dp++] = (char) c;
-                    sp += 3;
-                }
+                r = utf8Ascii(b, sp, sl, d, dp, dl, wideEnd);
+            } else if ((b1 >> 4) == -2) {
+                r = mixed3(b, sp, d, dp, wideEnd, dl - 8);
+                r = run3(b, bytePos(r), sl, d, charPos(r), dl);
             } else if ((b1 >> 5) == -2) {
-                // A run of 2-byte chars (110xxxxx 10xxxxxx: U+0080..U+07FF; C0 and C1 are overlong), four at a time
-                // from one eight-byte load, then one at a time.
-                while (sp <= sl - 8 && dp <= dl - 4) {
-                    long w = (long) LONGS.get(b, sp);
-                    // Each lead 110xxxxx but not 1100000x, each second byte 10xxxxxx.
-                    if ((w & 0xC0E0C0E0C0E0C0E0L) != 0x80C080C080C080C0L
-                            || ((w & 0x1E001E001E001EL) + 0x7FFF7FFF7FFF7FFFL & 0x8000800080008000L)
-                                    != 0x8000800080008000L) {
-                        break;
-                    }
-                    d[dp] = (char) (((w & 0x1F) << 6) | ((w >>> 8) & 0x3F));
-                    d[dp + 1] = (char) (((w >>> 10) & 0x7C0) | ((w >>> 24) & 0x3F));
-                    d[dp + 2] = (char) (((w >>> 26) & 0x7C0) | ((w >>> 40) & 0x3F));
-                    d[dp + 3] = (char) (((w >>> 42) & 0x7C0) | ((w >>> 56) & 0x3F));
-                    dp += 4;
-                    sp += 8;
-                }
-                while (sp + 1 < sl && dp < dl) {
-                    int x = b[sp];
-                    int b2 = b[sp + 1];
-                    if ((x >> 5) != -2 || (b2 & 0xC0) != 0x80 || (x & 0x1E) == 0) {
-                        break;
-                    }
-                    d[dp++] = (char) (((x & 0x1F) << 6) | (b2 & 0x3F));
-                    sp += 2;
-                }
-            } else if ((b1 >> 3) == -2 && sp + 3 < sl && dp + 1 < dl) {
-                // 11110xxx: 4 bytes, U+10000..U+10FFFF as a surrogate pair; rare enough for one at a time.
-                int b2 = b[sp + 1];
-                int b3 = b[sp + 2];
-                int b4 = b[sp + 3];
-                int cp = ((b1 & 0x07) << 18) | ((b2 & 0x3F) << 12) | ((b3 & 0x3F) << 6) | (b4 & 0x3F);
-                if (((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80 | (b4 & 0xC0) ^ 0x80) == 0
-                        && cp >= 0x10000 && cp <= 0x10FFFF) {
-                    d[dp++] = Character.highSurrogate(cp);
-                    d[dp++] = Character.lowSurrogate(cp);
-                    sp += 4;
-                }
+                r = run2(b, sp, sl, d, dp, dl);
+            } else {
+                r = pack(sp, dp);
             }
-            if (sp != start) {
-                continue;
-            }
-            // Malformed, cut by sl, or a pair that does not fit: one sequence with the JDK's rules.
-            long r = utf8Exact(b, sp, sl, d, dp, dl);
-            if (r < 0) {
-                break; // more bytes needed, or (strict) malformed input
+            if (bytePos(r) == sp) {
+                // Malformed, cut by sl, a pair that does not fit, or a 4-byte char: one sequence with the JDK's rules.
+                r = utf8Exact(b, sp, sl, d, dp, dl);
+                if (r < 0) {
+                    break; // more bytes needed, or (strict) malformed input
+                }
             }
             sp = bytePos(r);
             dp = charPos(r);
@@ -430,6 +252,214 @@ final class TextDecoder {
         return pack(sp, dp);
     }
 
+    /** The ASCII run at b[sp] (sp < sl, dp < dl, b[sp] ASCII), or its first part: {@link #pack}(sp, dp) after it. */
+    private long utf8Ascii(byte[] b, int sp, int sl, char[] d, int dp, int dl, int wideEnd) {
+        boolean wide = sp <= wideEnd && dp <= dl - 8;
+        if (wide) {
+            long w = (long) LONGS.get(b, sp);
+            long high = w & HIGH_BITS;
+            if (high != 0) {
+                // A short ASCII run: widen all eight bytes and keep the run's part. The chars written past it are
+                // overwritten before utf8 returns, as WIDE_SLACK explains.
+                widen8(w, d, dp);
+                int run = Long.numberOfTrailingZeros(high) >>> 3;
+                return pack(sp + run, dp + run);
+            }
+        }
+        int limit = Math.min(sl - sp, dl - dp);
+        if (limit >= JDK_WINDOW_MIN && !strict && isAscii64(b, sp)) {
+            return longAscii(b, sp, sl, d, dp, dl, limit);
+        }
+        if (!wide) {
+            return asciiTail(b, sp, d, dp, limit);
+        }
+        // A run of 8 to 63 bytes (the first word is all ASCII, and longer runs with 64 bytes at hand took longAscii):
+        // widened a word at a time up to the word that holds its end, which is widened whole as above (WIDE_SLACK).
+        int wideDstEnd = dl - 8;
+        do {
+            long w = (long) LONGS.get(b, sp);
+            widen8(w, d, dp);
+            long high = w & HIGH_BITS;
+            if (high != 0) {
+                int run = Long.numberOfTrailingZeros(high) >>> 3;
+                return pack(sp + run, dp + run);
+            }
+            sp += 8;
+            dp += 8;
+        } while (sp <= wideEnd && dp <= wideDstEnd);
+        return pack(sp, dp);
+    }
+
+    /**
+     * The ASCII run at b[sp] in strict mode, or near the end of the bytes or of d (limit = min(sl - sp, dl - dp)):
+     * found eight bytes at a time and widened, or char by char when it is short.
+     */
+    private long asciiTail(byte[] b, int sp, char[] d, int dp, int limit) {
+        if (limit >= 8 && ((long) LONGS.get(b, sp) & HIGH_BITS) == 0) {
+            int run = asciiRun(b, sp, sp + limit);
+            inflate(b, sp, d, dp, run);
+            return pack(sp + run, dp + run);
+        }
+        int end = sp + limit;
+        do {
+            d[dp++] = (char) b[sp++];
+        } while (sp < end && b[sp] >= 0);
+        return pack(sp, dp);
+    }
+
+    /** A run of at least 64 ASCII bytes at b[sp] (limit = min(sl - sp, dl - dp), not strict). */
+    private long longAscii(byte[] b, int sp, int sl, char[] d, int dp, int dl, int limit) {
+        if (window == 0) {
+            // Mixed text (a long ASCII run between multi-byte runs, as in roff sources): find the run's end here, so
+            // that the JDK never decodes the text after it, and widen exactly the run.
+            int run = JDK_WINDOW_MIN + asciiRun(b, sp + JDK_WINDOW_MIN, sp + limit);
+            inflate(b, sp, d, dp, run);
+            if (run >= EXACT_RUN_MAX) {
+                window = JDK_WINDOW; // ASCII-heavy after all: back to the JDK's windows
+            }
+            return pack(sp + run, dp + run);
+        }
+        // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one vectorised
+        // pass (an intrinsic we cannot call); it replaces malformed input exactly as we do. Its loop after the first
+        // non-ASCII char is slower than ours, hence the bounded window, and after one window that was not all ASCII
+        // the runs are found here instead (window 0).
+        ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, window));
+        CharBuffer out = CharBuffer.wrap(d, dp, dl - dp);
+        if (jdkUtf8 == null) {
+            jdkUtf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        }
+        jdkUtf8.decode(in, out, false);
+        int bytes = in.position() - sp;
+        window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : 0;
+        return pack(sp + bytes, out.position());
+    }
+
+    /**
+     * Japanese and Chinese text: runs of 3-byte chars (1110xxxx 10xxxxxx 10xxxxxx: U+0800..U+FFFF but not
+     * surrogates) between short ASCII runs (a class boundary every 29 bytes in the man-page corpus), from b[sp].
+     * One loop takes both, so that a boundary costs one mispredicted branch, not the exits of two loops and the
+     * dispatch in utf8. The 3-byte paths add a constant to sp, so that the next load need not wait for this word's
+     * checks; a branch-free version, whose conditional moves made it wait, was slower (docs/benchmarks/text.md,
+     * 2026-11-27). Four all-ASCII words in a row send a long run back to utf8; a byte that is neither ASCII nor a
+     * well-formed 3-byte char ends the loop, and {@link #run3} or utf8Exact take it. Like the short-run widening,
+     * only while sp <= wideEnd and dp <= wideDstEnd (never in strict mode, where wideEnd is -1).
+     */
+    private static long mixed3(byte[] b, int sp, char[] d, int dp, int wideEnd, int wideDstEnd) {
+        int full = 0;
+        while (sp <= wideEnd && dp <= wideDstEnd) {
+            long w = (long) LONGS.get(b, sp);
+            if ((w & 0x80) == 0) {
+                widen8(w, d, dp);
+                long high = w & HIGH_BITS;
+                if (high == 0) {
+                    sp += 8;
+                    dp += 8;
+                    if (++full == 4) {
+                        break;
+                    }
+                } else {
+                    int run = Long.numberOfTrailingZeros(high) >>> 3;
+                    sp += run;
+                    dp += run;
+                }
+                continue;
+            }
+            full = 0;
+            int c1 = first3(w);
+            int t1 = c1 & 0xF800;
+            if ((w & PAIR3_MASK) == PAIR3_BITS) {
+                int c2 = second3(w);
+                int t2 = c2 & 0xF800;
+                if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
+                    break;
+                }
+                d[dp] = (char) c1;
+                d[dp + 1] = (char) c2;
+                sp += 6;
+                dp += 2;
+                continue;
+            }
+            if ((w & 0xC0C0F0) != 0x8080E0 | t1 == 0 | t1 == 0xD800) {
+                break;
+            }
+            d[dp] = (char) c1;
+            sp += 3;
+            dp += 1;
+        }
+        return pack(sp, dp);
+    }
+
+    /**
+     * 3-byte chars at b[sp] near the end of the bytes or of d, or in strict mode (or after {@link #mixed3} stopped):
+     * two at a time from one eight-byte load, then one at a time; the run ends at the first byte that is anything
+     * else.
+     */
+    private static long run3(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        while (sp <= sl - 8 && dp <= dl - 2) {
+            long w = (long) LONGS.get(b, sp);
+            if ((w & PAIR3_MASK) != PAIR3_BITS) {
+                break;
+            }
+            int c1 = first3(w);
+            int c2 = second3(w);
+            int t1 = c1 & 0xF800;
+            int t2 = c2 & 0xF800;
+            if (t1 == 0 | t1 == 0xD800 | t2 == 0 | t2 == 0xD800) {
+                break;
+            }
+            d[dp] = (char) c1;
+            d[dp + 1] = (char) c2;
+            dp += 2;
+            sp += 6;
+        }
+        while (sp + 2 < sl && dp < dl) {
+            int x = b[sp];
+            int b2 = b[sp + 1];
+            int b3 = b[sp + 2];
+            int c = ((x & 0x0F) << 12) | ((b2 & 0x3F) << 6) | (b3 & 0x3F);
+            if ((x >> 4) != -2 || ((b2 & 0xC0) ^ 0x80 | (b3 & 0xC0) ^ 0x80) != 0 || c < 0x800
+                    || (c >= 0xD800 && c <= 0xDFFF)) {
+                break;
+            }
+            d[dp++] = (char) c;
+            sp += 3;
+        }
+        return pack(sp, dp);
+    }
+
+    /**
+     * A run of 2-byte chars at b[sp] (110xxxxx 10xxxxxx: U+0080..U+07FF; C0 and C1 are overlong: Latin, Greek,
+     * Cyrillic, Hebrew, Arabic), four at a time from one eight-byte load, then one at a time.
+     */
+    private static long run2(byte[] b, int sp, int sl, char[] d, int dp, int dl) {
+        while (sp <= sl - 8 && dp <= dl - 4) {
+            long w = (long) LONGS.get(b, sp);
+            // Each lead 110xxxxx but not 1100000x, each second byte 10xxxxxx.
+            if ((w & 0xC0E0C0E0C0E0C0E0L) != 0x80C080C080C080C0L
+                    || ((w & 0x1E001E001E001EL) + 0x7FFF7FFF7FFF7FFFL & 0x8000800080008000L) != 0x8000800080008000L) {
+                break;
+            }
+            d[dp] = (char) (((w & 0x1F) << 6) | ((w >>> 8) & 0x3F));
+            d[dp + 1] = (char) (((w >>> 10) & 0x7C0) | ((w >>> 24) & 0x3F));
+            d[dp + 2] = (char) (((w >>> 26) & 0x7C0) | ((w >>> 40) & 0x3F));
+            d[dp + 3] = (char) (((w >>> 42) & 0x7C0) | ((w >>> 56) & 0x3F));
+            dp += 4;
+            sp += 8;
+        }
+        while (sp + 1 < sl && dp < dl) {
+            int x = b[sp];
+            int b2 = b[sp + 1];
+            if ((x >> 5) != -2 || (b2 & 0xC0) != 0x80 || (x & 0x1E) == 0) {
+                break;
+            }
+            d[dp++] = (char) (((x & 0x1F) << 6) | (b2 & 0x3F));
+            sp += 2;
+        }
+        return pack(sp, dp);
+    }
+
+    /**
     /**
      * One non-ASCII sequence at b[sp] with all of the JDK decoder's rules: writes its char(s) or one U+FFFD and
      * returns {@link #pack}(new sp, new dp); or returns -1 when the sequence is well-formed so far but continues past
