@@ -44,7 +44,10 @@ import java.util.zip.ZipException;
  *       ({@code GzipIndexScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
  *       stated instead. Over-subscribed codes are refused everywhere.</li>
  *   <li><b>Threads:</b> members with a size subfield (Sluice's {@code SL}, BGZF) are decoded on worker threads
- *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}).</li>
+ *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}). Then the source is read
+ *       ahead on a thread of its own too, and the caller's thread only copies decoded bytes out (or not even that,
+ *       in {@link #transferTo} to a file); {@link #stats()} (with {@link Builder#stats}) shows its share of the CPU.
+ *       {@code -Dsluice.gzip.strategy=serial} decodes everything on the caller's thread.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
  *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
@@ -97,6 +100,12 @@ public final class GzipInputStream extends InputStream {
     static final String STRATEGY = System.getProperty("sluice.gzip.strategy", "auto");
 
     /**
+     * Whether a strategy on workers reads the source through {@link Prefetch} (a reader thread), so that the caller's
+     * thread does not spend its time in the source's reads: {@code -Dsluice.gzip.prefetch=}, default true.
+     */
+    static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty("sluice.gzip.prefetch", "true"));
+
+    /**
      * Threads that decode independent members (Sluice's {@code SL} subfield, BGZF): the number of available
      * processors, overridable with {@code -Dsluice.gzip.inflateThreads=}; 1 decodes every member on the caller's
      * thread.
@@ -111,7 +120,8 @@ public final class GzipInputStream extends InputStream {
      */
     static final long MAX_PARALLEL_MEMBER = 64L << 20;
 
-    private final InputStream in;
+    /** The source; a {@link Prefetch} around it once a strategy on workers reads it. */
+    private InputStream in;
     private final InflateEngine engine;
     private final boolean ignoreTrailingGarbage;
     private final long maxOutputBytes;
@@ -736,6 +746,9 @@ public final class GzipInputStream extends InputStream {
         if (threads == 1 || strategy.equals("serial")) {
             return null;
         }
+        if (entryPoints != null || decodesOnWorker(claimed)) {
+            prefetch();
+        }
         if (entryPoints != null) {
             EntryPoints ep = entryPoints;
             entryPoints = null;
@@ -757,6 +770,13 @@ public final class GzipInputStream extends InputStream {
             return null;
         }
         return null;
+    }
+
+    /** From now on the source is read ahead on a thread of its own ({@link #PREFETCH}); once per stream. */
+    private void prefetch() {
+        if (PREFETCH && !(in instanceof Prefetch)) {
+            in = new Prefetch(in);
+        }
     }
 
     /** True if the member {@code m} claims (null: none) is decoded on a worker: independent and small enough. */

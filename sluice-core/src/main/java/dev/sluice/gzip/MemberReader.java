@@ -12,7 +12,8 @@ import java.util.zip.ZipException;
  * {@link ParallelInflate}'s workers, which check them ({@link MemberCheck}); the caller's thread only reads the input
  * in big blocks, parses the short headers and hands results over in order.
  *
- * <p>The input is read in {@link #BLOCK}-sized blocks straight from the source into pooled arrays, and each member is
+ * <p>The input is read in blocks of up to {@link #BLOCK} bytes (growing fourfold from the stream's buffer while reads
+ * fill them) straight from the source into pooled arrays, and each member is
  * decoded where it lies in its block (a {@link ParallelInflate.Block} shared by the members cut from it): no per-byte
  * copy on the caller's thread except for a member that straddles two blocks, whose start is moved to the front of
  * the next block (on average half a member per block), and a member larger than half a block, which gets an array of
@@ -189,7 +190,10 @@ final class MemberReader implements ChunkSource {
      */
     private boolean refill(int want) throws IOException {
         int keep = lim - pos;
-        byte[] next = workers.input(Math.max(BLOCK, want));
+        // Small first, four times larger while reads fill the blocks: a small stream would spend more time zeroing
+        // 4 MiB than decoding itself.
+        int size = lim == b.length ? (int) Math.min(BLOCK, 4L * b.length) : Math.min(BLOCK, b.length);
+        byte[] next = workers.input(Math.max(size, want));
         System.arraycopy(b, pos, next, 0, keep);
         workers.release(block);
         block = new ParallelInflate.Block(next);

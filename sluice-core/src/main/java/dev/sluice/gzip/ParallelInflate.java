@@ -110,6 +110,9 @@ final class ParallelInflate {
         if (f == null) {
             return null;
         }
+        if (BATCH && !f.isDone() && !inFlight.isEmpty()) {
+            awaitLater();
+        }
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -124,6 +127,35 @@ final class ParallelInflate {
                 throw (Error) c;
             }
             throw new IOException("a parallel gunzip worker failed: " + c, c);
+        }
+    }
+
+    /**
+     * Whether the caller, finding the oldest result not ready, sleeps until a later one is (the middle one of those in
+     * flight), so that it wakes once for several results rather than once for each: on the 2-core PVM guest a park and
+     * its wake-up cost the caller's thread tens of microseconds of system time, per member the largest part of its CPU
+     * (docs/benchmarks/gzip.md, 2026-11-27, issue 31). The workers keep the other half in flight meanwhile.
+     * {@code -Dsluice.gzip.batchTake=false} takes each result as soon as it is ready.
+     */
+    static final boolean BATCH = Boolean.parseBoolean(System.getProperty("sluice.gzip.batchTake", "true"));
+
+    /** Waits for the middle result in flight (not the oldest, already polled) to be done; its outcome stays queued. */
+    private void awaitLater() throws InterruptedIOException {
+        int target = inFlight.size() / 2;
+        Future<Decoded> later = null;
+        for (Future<Decoded> g : inFlight) {
+            later = g;
+            if (target-- == 0) {
+                break;
+            }
+        }
+        try {
+            later.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a gzip member");
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            // surfaces in order, when that result is taken
         }
     }
 

@@ -40,11 +40,9 @@ class ChunkSourceContractTest {
 
     static List<Strategy> strategies() {
         return List.of(
-                new Strategy("members, 2 threads", false, b -> b.threads(2)),
-                new Strategy("members, 5 threads, strategy auto", false, b -> b.threads(5).strategy("auto")),
+                new Strategy("members, 3 threads", false, b -> b.threads(3).strategy("auto")),
                 new Strategy("index pieces, 2 threads", true, b -> b.threads(2).pieceSize(1 + 40_000)),
-                new Strategy("index pieces, 3 threads, 1-byte pieces", true, b -> b.threads(3).pieceSize(1)),
-                new Strategy("serial strategy, 4 threads", false, b -> b.threads(4).strategy("serial")));
+                new Strategy("index pieces, 3 threads, 1-byte pieces", true, b -> b.threads(3).pieceSize(1)));
         // Issue 32: new Strategy("speculative, 4 threads", false, b -> b.threads(4).strategy("speculative")),
     }
 
@@ -73,11 +71,11 @@ class ChunkSourceContractTest {
         in.add(new Input("plain then garbage", cat(plain, new byte[] {9})));
         for (byte[] gz : List.of(sl, bgzf, plain)) {
             String kind = gz == sl ? "SL" : gz == bgzf ? "BGZF" : "plain";
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 4; i++) {
                 int cut = i == 0 ? 5 : i == 1 ? gz.length - 3 : r.nextInt(gz.length);
                 in.add(new Input(kind + " cut at " + cut, Arrays.copyOf(gz, cut)));
             }
-            for (int i = 0; i < 6; i++) {
+            for (int i = 0; i < 4; i++) {
                 byte[] c = gz.clone();
                 int at = i == 0 ? gz.length - 6 : r.nextInt(gz.length);
                 c[at] ^= (byte) (1 << r.nextInt(8));
@@ -115,6 +113,9 @@ class ChunkSourceContractTest {
         return c;
     }
 
+    /** The one-thread path's outcomes, by input, policy and style: computed once for every strategy. */
+    private static final java.util.Map<String, Outcome> ONE_THREAD = new java.util.concurrent.ConcurrentHashMap<>();
+
     @TempDir
     Path tmp;
 
@@ -131,8 +132,9 @@ class ChunkSourceContractTest {
             }
         }
         for (boolean ignore : new boolean[] {false, true}) {
-            for (int style = 0; style < 2; style++) {
-                Outcome want = read(GzipInputStream.builder().threads(1), input.gz(), ignore, style);
+            for (int style : new int[] {0, 1}) {
+                Outcome want = ONE_THREAD.computeIfAbsent(input.name() + "/" + ignore + "/" + style,
+                        k -> read(GzipInputStream.builder().threads(1), input.gz(), ignore, style));
                 GzipInputStream.Builder b = strategy.setUp().apply(GzipInputStream.builder());
                 if (index != null) {
                     b.index(index);
