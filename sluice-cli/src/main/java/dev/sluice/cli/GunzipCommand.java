@@ -44,9 +44,7 @@ final class GunzipCommand implements Callable<Integer> {
     @Option(names = "--no-index", description = "Ignore any index beside the FILEs.")
     boolean noIndex;
 
-    @Option(names = "--stats", description = "After each input, print one line on standard error: sluice-stats:"
-            + " wall_s, cpu_s (the process's CPU) and caller_cpu_s (the reading thread's) from the first byte read to"
-            + " the last written, threads, in_bytes and out_bytes.")
+    @Option(names = "--stats", description = GzipOptions.STATS_HELP)
     boolean stats;
 
     @CommandLine.Spec

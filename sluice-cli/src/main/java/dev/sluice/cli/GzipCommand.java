@@ -58,9 +58,7 @@ final class GzipCommand implements Callable<Integer> {
         format = Format.BGZF;
     }
 
-    @Option(names = "--stats", description = "After each input, print one line on standard error: sluice-stats:"
-            + " wall_s, cpu_s (the process's CPU) and caller_cpu_s (the writing thread's) from the first byte read to"
-            + " the last written, threads, in_bytes and out_bytes.")
+    @Option(names = "--stats", description = GzipOptions.STATS_HELP)
     boolean stats;
 
     @CommandLine.Mixin

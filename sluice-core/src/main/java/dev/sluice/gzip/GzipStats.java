@@ -14,7 +14,9 @@ import java.util.Locale;
  * <p>Immutable and thread-safe. From {@link GzipInputStream#stats()} (a stream built with
  * {@link GzipInputStream.Builder#stats}) or, around any other work, a {@link Meter}. CPU times come from
  * {@code java.lang.management}: the process's from {@code com.sun.management.OperatingSystemMXBean} where the JDK has
- * it (-1 where not), the thread's from {@link ThreadMXBean#getCurrentThreadCpuTime} (-1 where unsupported).
+ * it (-1 where not), the thread's from {@link ThreadMXBean#getCurrentThreadCpuTime} (-1 where unsupported). The
+ * process's figure has the operating system's accounting granularity (on Linux 10 ms, a clock tick), the thread's
+ * nanoseconds: for spans of a few milliseconds the caller's time can exceed the process's.
  */
 public final class GzipStats {
     private final long wallNanos;

@@ -132,10 +132,11 @@ final class ParallelInflate {
 
     /**
      * Whether the caller, finding the oldest result not ready, sleeps until a later one is (the middle one of those in
-     * flight), so that it wakes once for several results rather than once for each: on the 2-core PVM guest a park and
-     * its wake-up cost the caller's thread tens of microseconds of system time, per member the largest part of its CPU
-     * (docs/benchmarks/gzip.md, 2026-11-27, issue 31). The workers keep the other half in flight meanwhile.
-     * {@code -Dsluice.gzip.batchTake=false} takes each result as soon as it is ready.
+     * flight), so that it wakes once for several results rather than once for each (a park and its wake-up are
+     * system calls on the caller's thread). The workers keep the other half in flight meanwhile. On 2 cores, 1.1 GB
+     * (docs/benchmarks/gzip.md, 2026-11-27, issue 31): the indexed decode's caller CPU 62-72 ms against 70-79 ms
+     * without, independent members' no change (90-139 against 95-102 ms), wall time within noise; kept for many
+     * workers, where the wake-ups multiply. {@code -Dsluice.gzip.batchTake=false} takes each result when ready.
      */
     static final boolean BATCH = Boolean.parseBoolean(System.getProperty("sluice.gzip.batchTake", "true"));
 

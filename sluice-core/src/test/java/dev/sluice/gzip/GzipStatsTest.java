@@ -58,7 +58,7 @@ class GzipStatsTest {
                 assertEquals(gz.length, s.inBytes());
                 assertEquals(data.length, s.outBytes());
                 assertTrue(s.wallSeconds() > 0, s.line());
-                assertTrue(s.callerCpuSeconds() >= 0 && s.cpuSeconds() >= s.callerCpuSeconds() - 0.002, s.line());
+                assertTrue(s.callerCpuSeconds() >= 0 && s.cpuSeconds() >= s.callerCpuSeconds() - 0.021, s.line());
                 Matcher m = LINE.matcher(s.line());
                 assertTrue(m.matches(), s.line());
                 assertEquals(String.valueOf(gz.length), m.group(5));
@@ -90,7 +90,7 @@ class GzipStatsTest {
         sink = x; // keeps the loop
         GzipStats s = meter.stop(4, 10, 20);
         assertEquals(4, s.threads());
-        assertTrue(s.callerCpuSeconds() > 0 && s.cpuSeconds() >= s.callerCpuSeconds() - 0.002, s.line());
+        assertTrue(s.callerCpuSeconds() > 0 && s.cpuSeconds() >= s.callerCpuSeconds() - 0.021, s.line());
         assertTrue(s.callerShare() > 0, s.line());
         assertTrue(LINE.matcher(s.line()).matches(), s.line());
     }
