@@ -49,6 +49,19 @@ final class MemberReader implements ChunkSource {
     /** True when stopping hands the input back (false after a failure queued in order). */
     private boolean handsBack;
     private final CRC32 headerCrc = new CRC32();
+    /**
+     * The source as a {@link Prefetch}, whose blocks this reader decodes where they lie, or null (then blocks are
+     * read into arrays of its own). With it, {@code pend[pendPos..pendLim)} is the part of the source's block not yet
+     * in {@link #b} (null: none), {@code pend[pendPos]} at compressed offset {@code pendStart}.
+     */
+    private final Prefetch pf;
+    private byte[] pend;
+    private int pendPos;
+    private int pendLim;
+    private long pendStart;
+    private final int[] slice = new int[2];
+    /** Bytes copied into a bridge between two of the source's blocks: enough for a header and then some. */
+    static final int BRIDGE = 64 * 1024;
 
     /**
      * Takes over the input at the deflate data of the first member, whose header the stream has read:
@@ -61,6 +74,7 @@ final class MemberReader implements ChunkSource {
             GzipMembers.Member claim, GzipHeader header) {
         this.workers = workers;
         this.in = in;
+        this.pf = in instanceof Prefetch ? (Prefetch) in : null;
         this.block = new ParallelInflate.Block(buf);
         this.b = buf;
         this.pos = pos;
@@ -77,7 +91,22 @@ final class MemberReader implements ChunkSource {
 
     @Override
     public Rest rest() {
-        return handsBack ? new Rest(b, pos, lim, bStart) : null;
+        if (!handsBack) {
+            return null;
+        }
+        if (pend != null) {
+            // The source's block goes on after b's bytes: hand both back as one array.
+            byte[] all = new byte[lim - pos + pendLim - pendPos];
+            System.arraycopy(b, pos, all, 0, lim - pos);
+            System.arraycopy(pend, pendPos, all, lim - pos, pendLim - pendPos);
+            pf.giveBack(pend);
+            pend = null;
+            bStart += pos;
+            b = all;
+            pos = 0;
+            lim = all.length;
+        }
+        return new Rest(b, pos, lim, bStart);
     }
 
     @Override
@@ -162,7 +191,7 @@ final class MemberReader implements ChunkSource {
             int got = lim - pos;
             System.arraycopy(b, pos, body, 0, got);
             for (int zeros = 0; got < need; ) {
-                int n = eof ? -1 : in.read(body, got, need - got);
+                int n = eof ? -1 : read(body, got, need - got);
                 if (n < 0) {
                     eof = true;
                     throw MemberCheck.truncated(bodyStart + got, m, m.offset());
@@ -189,6 +218,9 @@ final class MemberReader implements ChunkSource {
      * byte was added.
      */
     private boolean refill(int want) throws IOException {
+        if (pf != null) {
+            return refillInPlace(want);
+        }
         int keep = lim - pos;
         // Small first, four times larger while reads fill the blocks: a small stream would spend more time zeroing
         // 4 MiB than decoding itself.
@@ -213,6 +245,69 @@ final class MemberReader implements ChunkSource {
             }
         }
         return lim > before;
+    }
+
+    /**
+     * {@link #refill} from the {@link Prefetch}'s blocks: when {@code b} is used up, the source's next block becomes
+     * {@code b} as it is (no copy); when bytes of {@code b} are left (a header or member that straddles two blocks),
+     * they go into a bridge array with as many of the next block's bytes as {@code want} asks (at least
+     * {@link #BRIDGE}), and the rest of that block waits in {@link #pend}.
+     */
+    private boolean refillInPlace(int want) throws IOException {
+        if (pend == null) {
+            byte[] next = eof ? null : pf.takeBlock(slice);
+            if (next == null) {
+                eof = true;
+                return false;
+            }
+            pendStart = bStart + lim;
+            pend = next;
+            pendPos = slice[0];
+            pendLim = slice[1];
+        }
+        int keep = lim - pos;
+        workers.release(block);
+        if (keep == 0) {
+            block = new ParallelInflate.Block(pend, pf);
+            b = pend;
+            bStart = pendStart - pendPos;
+            pos = pendPos;
+            lim = pendLim;
+            pend = null;
+            return true;
+        }
+        int take = Math.min(pendLim - pendPos, Math.max(want - keep, BRIDGE));
+        byte[] next = workers.input(keep + take);
+        System.arraycopy(b, pos, next, 0, keep);
+        System.arraycopy(pend, pendPos, next, keep, take);
+        block = new ParallelInflate.Block(next);
+        bStart += pos;
+        b = next;
+        pos = 0;
+        lim = keep + take;
+        pendPos += take;
+        pendStart += take;
+        if (pendPos == pendLim) {
+            pf.giveBack(pend);
+            pend = null;
+        }
+        return true;
+    }
+
+    /** Reads from {@link #pend} first, then from the source. */
+    private int read(byte[] dst, int off, int len) throws IOException {
+        if (pend == null) {
+            return in.read(dst, off, len);
+        }
+        int n = Math.min(len, pendLim - pendPos);
+        System.arraycopy(pend, pendPos, dst, off, n);
+        pendPos += n;
+        pendStart += n;
+        if (pendPos == pendLim) {
+            pf.giveBack(pend);
+            pend = null;
+        }
+        return n;
     }
 
     /**

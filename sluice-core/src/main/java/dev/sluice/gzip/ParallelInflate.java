@@ -299,10 +299,17 @@ final class ParallelInflate {
      */
     static final class Block {
         final byte[] bytes;
+        /** Where the array goes back to: the {@link Prefetch} that filled it, or null ({@link #freeInputs}). */
+        private final Prefetch owner;
         private final AtomicInteger users = new AtomicInteger(1);
 
         Block(byte[] bytes) {
+            this(bytes, null);
+        }
+
+        Block(byte[] bytes, Prefetch owner) {
             this.bytes = bytes;
+            this.owner = owner;
         }
 
         /** One more task reads from it. */
@@ -326,7 +333,12 @@ final class ParallelInflate {
 
     /** Drops one user of {@code b} (the reader, or a task); the last one frees its array for reuse. */
     void release(Block b) {
-        if (b.users.decrementAndGet() == 0 && freeInputs.size() < maxInFlight()) {
+        if (b.users.decrementAndGet() != 0) {
+            return;
+        }
+        if (b.owner != null) {
+            b.owner.giveBack(b.bytes);
+        } else if (freeInputs.size() < maxInFlight()) {
             freeInputs.offer(b.bytes);
         }
     }

@@ -123,6 +123,30 @@ final class Prefetch extends InputStream {
         return n;
     }
 
+    /**
+     * For a consumer that decodes the bytes where they lie: the rest of the block being read, or the next block
+     * whole, as {@code {from, to}} in {@code slice[0]}'s array (returned in {@code out}); null at the end of the
+     * source. The array is the consumer's until it calls {@link #giveBack} (from any thread); {@link #read} goes on
+     * after the slice.
+     */
+    byte[] takeBlock(int[] out) throws IOException {
+        if (current == null || pos == current.len) {
+            if (!take()) {
+                return null;
+            }
+        }
+        Block b = current;
+        out[0] = pos;
+        out[1] = b.len;
+        current = null;
+        return b.bytes;
+    }
+
+    /** Gives back an array {@link #takeBlock} returned, for the reader to fill again; any thread. */
+    void giveBack(byte[] block) {
+        free.offer(block);
+    }
+
     /** Makes {@link #current} a block with bytes; false at the end of the source. */
     private boolean take() throws IOException {
         if (closed) {
