@@ -12,12 +12,13 @@ import java.util.zip.ZipException;
  * {@link ParallelInflate}'s workers, which check them ({@link MemberCheck}); the caller's thread only reads the input
  * in big blocks, parses the short headers and hands results over in order.
  *
- * <p>The input is read in blocks of up to {@link #BLOCK} bytes (growing fourfold from the stream's buffer while reads
- * fill them) straight from the source into pooled arrays, and each member is
- * decoded where it lies in its block (a {@link ParallelInflate.Block} shared by the members cut from it): no per-byte
- * copy on the caller's thread except for a member that straddles two blocks, whose start is moved to the front of
- * the next block (on average half a member per block), and a member larger than half a block, which gets an array of
- * its own.
+ * <p>The input comes in blocks: a {@link Prefetch}'s (read ahead on its own thread; the default), decoded where they
+ * lie, or, without one, blocks of up to {@link #BLOCK} bytes that this reader fills itself (growing fourfold from the
+ * stream's buffer while reads fill them). Each member is decoded where it lies in its block (a
+ * {@link ParallelInflate.Block} shared by the members cut from it, given back when the last is done), so the caller's
+ * thread copies nothing but the bytes that straddle two blocks (into a bridge array: the start of the next block up
+ * to the end of the straddling member, or {@link #BRIDGE} bytes for a header) and a member larger than half a block
+ * (an array of its own).
  *
  * <p>It hands the input back ({@link #rest()}) at the first member it does not take: one without a size subfield or
  * too large for a worker, a header it cannot parse at once (corrupt, longer than {@link #MAX_HEADER}, or cut by the
