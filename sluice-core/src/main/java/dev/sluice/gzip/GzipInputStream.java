@@ -605,7 +605,9 @@ public final class GzipInputStream extends InputStream {
         byte[] next = buf;
         if (lim == buf.length && buf.length < bufferLimit) {
             // The last read filled it: the source has more than small-stream amounts, so grow towards the full size.
-            next = new byte[(int) Math.min((long) KEEP + 4L * (buf.length - KEEP), bufferLimit)];
+            // (At least a first chunk: an array a strategy handed back may be smaller than KEEP.)
+            next = new byte[(int) Math.min(Math.max(KEEP + FIRST_INPUT_CHUNK, KEEP + 4L * (buf.length - KEEP)),
+                    bufferLimit)];
         }
         System.arraycopy(buf, lim - keep, next, 0, keep);
         buf = next;
