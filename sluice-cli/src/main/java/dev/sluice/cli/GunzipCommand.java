@@ -44,6 +44,9 @@ final class GunzipCommand implements Callable<Integer> {
     @Option(names = "--no-index", description = "Ignore any index beside the FILEs.")
     boolean noIndex;
 
+    @Option(names = "--stats", description = GzipOptions.STATS_HELP)
+    boolean stats;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -82,11 +85,16 @@ final class GunzipCommand implements Callable<Integer> {
 
         @Override
         public boolean longOption(String name) {
-            if (!name.equals("no-index")) {
-                return false;
+            switch (name) {
+                case "no-index":
+                    noIndex = true;
+                    return true;
+                case "stats":
+                    stats = true;
+                    return true;
+                default:
+                    return false;
             }
-            noIndex = true;
-            return true;
         }
 
         @Override
@@ -149,8 +157,12 @@ final class GunzipCommand implements Callable<Integer> {
         public boolean apply(InputStream source, OutputStream out) throws IOException {
             GzipIndex fitting = file == null || noIndex ? null : IndexBeside.choose(file, index, io);
             // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
-            try (GzipInputStream in = decoder(fitting).build(GzipFiles.uncloseable(source))) {
+            try (GzipInputStream in = decoder(fitting).stats(stats).build(GzipFiles.uncloseable(source))) {
                 in.transferTo(test ? OutputStream.nullOutputStream() : out); // large slices, from the workers' arrays
+                if (stats) {
+                    out.flush(); // the last byte written is in the span
+                    io.stats(in.stats());
+                }
                 return in.trailingGarbageIgnored();
             }
         }

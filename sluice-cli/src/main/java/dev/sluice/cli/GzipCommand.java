@@ -2,6 +2,7 @@ package dev.sluice.cli;
 
 import dev.sluice.gzip.GzipHeader;
 import dev.sluice.gzip.GzipOutputStream;
+import dev.sluice.gzip.GzipStats;
 import dev.sluice.gzip.ParallelGzipOutputStream;
 import dev.sluice.gzip.ParallelGzipOutputStream.Format;
 import java.io.IOException;
@@ -57,6 +58,9 @@ final class GzipCommand implements Callable<Integer> {
         format = Format.BGZF;
     }
 
+    @Option(names = "--stats", description = GzipOptions.STATS_HELP)
+    boolean stats;
+
     @CommandLine.Mixin
     GzipOptions options = new GzipOptions();
 
@@ -105,6 +109,9 @@ final class GzipCommand implements Callable<Integer> {
                     return true;
                 case "bgzf":
                     format = Format.BGZF;
+                    return true;
+                case "stats":
+                    stats = true;
                     return true;
                 default:
                     return false;
@@ -166,7 +173,7 @@ final class GzipCommand implements Callable<Integer> {
                 continue;
             }
             if (name.equals("-")) {
-                io.standardStreams(new Compress(GzipHeader.minimal()));
+                io.standardStreams(new Compress(io, GzipHeader.minimal()));
                 continue;
             }
             Path file = Path.of(name);
@@ -185,9 +192,9 @@ final class GzipCommand implements Callable<Integer> {
                 continue;
             }
             if (options.toStdout) {
-                io.toStdout(file, new Compress(header));
+                io.toStdout(file, new Compress(io, header));
             } else {
-                io.toFile(file, Path.of(name + ".gz"), options.force, options.keep, new Compress(header));
+                io.toFile(file, Path.of(name + ".gz"), options.force, options.keep, new Compress(io, header));
             }
         }
         return io.exit();
@@ -205,23 +212,34 @@ final class GzipCommand implements Callable<Integer> {
      * a run costs milliseconds of start-up, which `sluice gzip` of a small file notices.
      */
     private final class Compress implements GzipFiles.Transform {
+        private final GzipFiles io;
         private final GzipHeader header;
 
-        Compress(GzipHeader header) {
+        Compress(GzipFiles io, GzipHeader header) {
+            this.io = io;
             this.header = header;
         }
 
         @Override
         public boolean apply(InputStream in, OutputStream sink) throws IOException {
-            if (threads == 1 && format == Format.SINGLE_MEMBER) {
-                try (OutputStream out = GzipOutputStream.builder().level(level).header(header).build(sink)) {
-                    in.transferTo(out);
+            GzipStats.Meter meter = stats ? new GzipStats.Meter().start() : null;
+            GzipFiles.CountingOutput counted = stats ? new GzipFiles.CountingOutput(sink) : null;
+            OutputStream target = counted != null ? counted : sink;
+            long read;
+            boolean serial = threads == 1 && format == Format.SINGLE_MEMBER;
+            if (serial) {
+                try (OutputStream out = GzipOutputStream.builder().level(level).header(header).build(target)) {
+                    read = in.transferTo(out);
                 }
             } else {
                 try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().level(level).threads(threads)
-                        .format(format).header(header).build(sink)) {
-                    out.transferFrom(in); // reads straight into its blocks: one copy less than transferTo
+                        .format(format).header(header).build(target)) {
+                    read = out.transferFrom(in); // reads straight into its blocks: one copy less than transferTo
                 }
+            }
+            if (meter != null) {
+                sink.flush(); // the last byte written is in the span
+                io.stats(meter.stop(serial ? 1 : threads, read, counted.count));
             }
             return false;
         }

@@ -1,6 +1,7 @@
 package dev.sluice.cli;
 
 import dev.sluice.file.FastFiles;
+import dev.sluice.gzip.GzipStats;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.FilterInputStream;
@@ -106,6 +107,33 @@ final class GzipFiles {
 
     void note(String message) {
         err.println("sluice: " + message);
+    }
+
+    /** Prints a run's figures ({@code --stats}): {@link GzipStats#line()}, one line on standard error. */
+    void stats(GzipStats stats) {
+        err.println(stats.line());
+        err.flush();
+    }
+
+    /** The sink of a run, counting the bytes written through it (for {@code gzip --stats}). */
+    static final class CountingOutput extends java.io.FilterOutputStream {
+        long count;
+
+        CountingOutput(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
     }
 
     /**

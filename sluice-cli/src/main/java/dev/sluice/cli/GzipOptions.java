@@ -21,6 +21,11 @@ final class GzipOptions {
     @Option(names = {"-f", "--force"}, description = "Overwrite existing output files (gzip: also write to a terminal).")
     boolean force;
 
+    /** {@code --stats}' help: the line {@code GzipStats.line()} prints, for gzip and gunzip alike. */
+    static final String STATS_HELP = "After each input, print one line on standard error: sluice-stats: wall_s, cpu_s"
+            + " (the process's CPU) and caller_cpu_s (the thread that reads or writes the data) from the first byte"
+            + " read to the last written, threads, in_bytes and out_bytes.";
+
     @Parameters(paramLabel = "FILE", description = "Files to work on; none or '-' means standard input.")
     List<String> files = new ArrayList<>();
 

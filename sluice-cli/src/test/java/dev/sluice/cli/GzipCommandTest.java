@@ -438,4 +438,44 @@ class GzipCommandTest {
         }
         return sink.toByteArray();
     }
+
+    /** {@code --stats}: one line on standard error after each run, in the documented format, with the run's sizes. */
+    @Test
+    void statsPrintOneLineWithTheRunsFigures() throws IOException {
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("sluice-stats: wall_s=\\d+\\.\\d{3}"
+                + " cpu_s=\\d+\\.\\d{3} caller_cpu_s=\\d+\\.\\d{3} threads=(\\d+) in_bytes=(\\d+)"
+                + " out_bytes=(\\d+)");
+        byte[] data = data(3 << 20, 7);
+        Path a = file("a.txt", data);
+        assertEquals(0, run("gzip", "--stats", "-k", "-p", "2", a.toString()), err.toString());
+        Path gz = dir.resolve("a.txt.gz");
+        String[] lines = err.toString().split("\\R");
+        assertEquals(1, lines.length, err.toString());
+        java.util.regex.Matcher m = line.matcher(lines[0]);
+        assertTrue(m.matches(), lines[0]);
+        assertEquals("2", m.group(1));
+        assertEquals(String.valueOf(data.length), m.group(2));
+        assertEquals(String.valueOf(Files.size(gz)), m.group(3));
+
+        Files.delete(a);
+        err.getBuffer().setLength(0);
+        assertEquals(0, run("gunzip", "--stats", "-k", gz.toString()), err.toString());
+        assertArrayEquals(data, Files.readAllBytes(a));
+        lines = err.toString().split("\\R");
+        assertEquals(1, lines.length, err.toString());
+        m = line.matcher(lines[0]);
+        assertTrue(m.matches(), lines[0]);
+        assertEquals(String.valueOf(GzipInputStream.DEFAULT_THREADS), m.group(1), "independent members, on workers");
+        assertEquals(String.valueOf(Files.size(gz)), m.group(2));
+        assertEquals(String.valueOf(data.length), m.group(3));
+
+        // The plain form (no picocli) takes it too; without it, nothing is printed.
+        StringWriter plain = new StringWriter();
+        assertEquals(0, GunzipCommand.runPlainForm(new String[] {"gunzip", "--stats", "-t", gz.toString()},
+                new PrintWriter(plain, true)));
+        assertTrue(line.matcher(plain.toString().strip()).matches(), plain.toString());
+        err.getBuffer().setLength(0);
+        assertEquals(0, run("gunzip", "-t", gz.toString()), err.toString());
+        assertEquals("", err.toString());
+    }
 }

@@ -8,11 +8,31 @@ import java.io.IOException;
  * member's deflate data on (the bytes it has read ahead, then its source) and from then on only takes decoded chunks,
  * in stream order, with {@link #next()}, copies them out and gives them back with {@link #recycle}.
  *
- * <p>Strategies: independent members (their size subfields say where each starts), index pieces ({@link PieceReader}:
- * checkpoints with windows), and speculative chunks for any gzip without an index (block starts found in the
- * compressed bytes, decoded before their window is known). A strategy that takes over the input runs to the end of
- * the stream: every member after the first, the end-of-member verdicts (CRC32, ISIZE, size subfields, through the
- * one owner of those verdicts) and what follows the last member (zeros, trailing garbage under the stream's policy).
+ * <p>Strategies: independent members ({@link MemberReader}: their size subfields say where each starts), index pieces
+ * ({@link PieceReader}: checkpoints with windows), and speculative chunks for any gzip without an index (issue 32:
+ * block starts found in the compressed bytes, decoded before their window is known). A strategy that takes over the
+ * input either runs to the end of the stream (every member after the first, the end-of-member verdicts through
+ * {@link MemberCheck}, their one owner, and what follows the last member: zeros, trailing garbage under the stream's
+ * policy), or stops at a member boundary and hands the rest of the input back ({@link #rest()}), where the stream's
+ * framing goes on (MemberReader does so at an ordinary member, at a header it leaves to the framing and at the end).
+ *
+ * <p>Making and plugging in a strategy: a final, package-private class implementing this interface, with a
+ * constructor of this shape, which starts at the first deflate byte of the member whose header the stream has read:
+ * <pre>{@code
+ * XReader(ParallelInflate workers,       // its pool: new ParallelInflate(threads) or (threads, maxInFlight)
+ *         InputStream in,                // the stream's source, after what it read ahead
+ *         byte[] buf, int pos, int lim,  // read ahead: buf[pos..lim) is the member's deflate data on
+ *         long bufStart,                 // compressed offset of buf[0]
+ *         GzipMembers.Member claim,      // the member's size subfield (SL, BC), or null
+ *         boolean ignoreTrailingGarbage, // the stream's trailing-data policy
+ *         ...)                           // what is its own (PieceReader: the entry points, the piece size)
+ * }</pre>
+ * {@link GzipInputStream}'s {@code strategy()} is the one place a strategy is chosen and made, after each member's
+ * header, from {@code -Dsluice.gzip.strategy=auto|serial|speculative} (parsed there; a builder's test hook too), the
+ * stream's threads and index and the member's claim: a new strategy is one {@code return new XReader(...)} line
+ * there. The stream owns the buffer no more once a strategy has it; a strategy owns its workers (closed by
+ * {@link #close()}; MemberReader's are the stream's, shared by the runs of independent members). Every strategy
+ * joins {@code ChunkSourceContractTest} with one line in its {@code strategies()}.
  *
  * <p>Contract, held by a contract test over every strategy: the bytes of all chunks, in order, are exactly the bytes
  * the one-thread path returns for the same input; where the one-thread path throws, {@link #next()} throws an
@@ -37,6 +57,34 @@ interface ChunkSource {
 
     /** From now on, chunks go to a channel: decode into direct buffers where that saves a copy. */
     void directOutput();
+
+    /**
+     * After {@link #next()} returned null: where the stream's framing goes on, when the strategy stopped at a member
+     * it does not take (the independent-members strategy stops at an ordinary member, a header it leaves to the
+     * framing, and the end); null when the strategy ran to the end of the stream and checked it (then
+     * {@link #trailingGarbageIgnored()} is its verdict on the trailing data). The default: null.
+     */
+    default Rest rest() {
+        return null;
+    }
+
+    /**
+     * The compressed input handed back: {@code buf[pos..lim)} not yet consumed, {@code buf[0]} at compressed offset
+     * {@code bufStart}, then the stream's source; the array is the stream's from then on.
+     */
+    final class Rest {
+        final byte[] buf;
+        final int pos;
+        final int lim;
+        final long bufStart;
+
+        Rest(byte[] buf, int pos, int lim, long bufStart) {
+            this.buf = buf;
+            this.pos = pos;
+            this.lim = lim;
+            this.bufStart = bufStart;
+        }
+    }
 
     /** Cancels what is in flight and stops the workers; safe while workers run, and twice. */
     void close();

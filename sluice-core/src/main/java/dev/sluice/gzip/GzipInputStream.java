@@ -44,7 +44,10 @@ import java.util.zip.ZipException;
  *       ({@code GzipIndexScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
  *       stated instead. Over-subscribed codes are refused everywhere.</li>
  *   <li><b>Threads:</b> members with a size subfield (Sluice's {@code SL}, BGZF) are decoded on worker threads
- *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}).</li>
+ *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}). Then the source is read
+ *       ahead on a thread of its own too, and the caller's thread only copies decoded bytes out (or not even that,
+ *       in {@link #transferTo} to a file); {@link #stats()} (with {@link Builder#stats}) shows its share of the CPU.
+ *       {@code -Dsluice.gzip.strategy=serial} decodes everything on the caller's thread.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
  *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
@@ -84,10 +87,23 @@ public final class GzipInputStream extends InputStream {
     private static final int BOUNDARY = 1;
     private static final int DATA = 2;
     private static final int END = 3;
-    /** Decoding independent members on worker threads ({@link ParallelInflate}); see {@link #parallelRead}. */
-    private static final int PARALLEL = 4;
-    /** Decoding through an index, pieces on worker threads ({@link PieceReader}); results as in PARALLEL. */
-    private static final int PIECES = 5;
+    /** Taking decoded chunks from a {@link ChunkSource} (a strategy on worker threads); see {@link #strategy}. */
+    private static final int CHUNKS = 4;
+
+    /**
+     * The decoding strategy, from {@code -Dsluice.gzip.strategy=}: {@code auto} (the default: index pieces when the
+     * stream has an index, independent members on workers where they have a size subfield, else one thread),
+     * {@code serial} (every member on the caller's thread, whatever the threads) or {@code speculative} (any gzip
+     * without an index on workers: the speculative strategy; one thread until it exists). Read once; an unknown
+     * value is an IllegalArgumentException when a stream is made.
+     */
+    static final String STRATEGY = System.getProperty("sluice.gzip.strategy", "auto");
+
+    /**
+     * Whether a strategy on workers reads the source through {@link Prefetch} (a reader thread), so that the caller's
+     * thread does not spend its time in the source's reads: {@code -Dsluice.gzip.prefetch=}, default true.
+     */
+    static final boolean PREFETCH = Boolean.parseBoolean(System.getProperty("sluice.gzip.prefetch", "true"));
 
     /**
      * Threads that decode independent members (Sluice's {@code SL} subfield, BGZF): the number of available
@@ -104,35 +120,34 @@ public final class GzipInputStream extends InputStream {
      */
     static final long MAX_PARALLEL_MEMBER = 64L << 20;
 
-    private final InputStream in;
+    /** The source; a {@link Prefetch} around it once a strategy on workers reads it. */
+    private InputStream in;
     private final InflateEngine engine;
     private final boolean ignoreTrailingGarbage;
     private final long maxOutputBytes;
     private final int threads;
     /** Where decoding can start, from the index the stream was built with; null without one (or when not used). */
     private EntryPoints entryPoints;
-    /** In PIECES: the pieces' reader. */
-    private PieceReader pieces;
+    /** The strategy ({@link #STRATEGY} or the builder's). */
+    private String strategy;
+    /** In CHUNKS: the strategy the chunks come from. */
+    private ChunkSource source;
+    /** The workers of the independent-members strategy, made at the first such member and kept for later ones. */
+    private ParallelInflate members;
+    /** True once a strategy decoded on workers (for {@link #stats()}: the threads that worked). */
+    private boolean usedWorkers;
     /** Output bytes per piece with an index ({@link PieceReader#PIECE_SIZE}; tests make it small). */
     private long pieceSize = PieceReader.PIECE_SIZE;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
-    /** The workers, made at the first independent member; null before. */
-    private ParallelInflate parallel;
-    /** The sizes of the member whose header was read last, when it is decoded on a worker; else null. */
-    private GzipMembers.Member indexed;
     /**
      * What the size subfield (SL or BC) of the member whose header was read last claims, or null if it has none:
      * checked at its end when it is decoded here, as the workers check it, so one thread refuses what two do.
      */
     private GzipMembers.Member claimed;
-    /** In PARALLEL: the member being returned, {@code current.out[currentPos..current.len)} not yet returned. */
+    /** In CHUNKS: the chunk being returned, {@code current.out[currentPos..current.len)} not yet returned. */
     private ParallelInflate.Decoded current;
     private int currentPos;
-    /** In PARALLEL: no more members to submit; then {@link #sequentialNext} says what comes after the last. */
-    private boolean readAheadDone;
-    /** In PARALLEL: the header of an ordinary member after the independent ones was read; decode it in DATA. */
-    private GzipHeader sequentialNext;
     private final CRC32 crc = new CRC32();
     private final CRC32 headerCrc = new CRC32();
     /**
@@ -161,6 +176,10 @@ public final class GzipInputStream extends InputStream {
     private IOException failure;
     private boolean closed;
     private byte[] scratch;
+    /** With {@link Builder#stats}: the span's meter, the source's byte count and the figures at the end; else null. */
+    private GzipStats.Meter meter;
+    private Counted counted;
+    private GzipStats finalStats;
     /** Decoded bytes not yet returned: {@code out[outPos..outLim)}; allocated on the first short read. */
     private byte[] out;
     private int outPos;
@@ -190,6 +209,13 @@ public final class GzipInputStream extends InputStream {
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
         this.engine = engine;
+        this.strategy = checkStrategy(STRATEGY);
+    }
+
+    static String checkStrategy(String s) {
+        Checks.argument(s.equals("auto") || s.equals("serial") || s.equals("speculative"),
+                "sluice.gzip.strategy must be auto, serial or speculative: %s", s);
+        return s;
     }
 
     /** A builder for a stream with a non-default buffer size, trailing-data policy or output limit. */
@@ -218,6 +244,7 @@ public final class GzipInputStream extends InputStream {
         if (len == 0) {
             return 0;
         }
+        started();
         if (failure != null) {
             throw new IOException("gzip stream failed earlier: " + failure.getMessage(), failure);
         }
@@ -227,7 +254,7 @@ public final class GzipInputStream extends InputStream {
                 return probe();
             }
             if (outPos == outLim) {
-                if (len >= OUTPUT_CHUNK || state == PARALLEL || state == PIECES) {
+                if (len >= OUTPUT_CHUNK || state == CHUNKS) {
                     // Long enough to make the inflate call efficient: decode straight into the caller's array.
                     // (Workers' output is copied from their arrays at any length: one copy, never two.)
                     return deliver(decode(b, off, (int) Math.min(len, allowed)));
@@ -240,7 +267,7 @@ public final class GzipInputStream extends InputStream {
                 }
                 int n = decode(out, 0, out.length);
                 if (n < 0) {
-                    return -1;
+                    return deliver(-1);
                 }
                 outPos = 0;
                 outLim = n;
@@ -255,12 +282,45 @@ public final class GzipInputStream extends InputStream {
         }
     }
 
-    /** Counts {@code n} bytes returned to the caller (or passes -1 through). */
+    /** Counts {@code n} bytes returned to the caller (or passes -1 through, ending {@link #stats()}' span). */
     private int deliver(int n) {
         if (n > 0) {
             totalOut += n;
+        } else if (n < 0) {
+            ended();
         }
         return n;
+    }
+
+    /** At the first read: starts {@link #stats()}' span. */
+    private void started() {
+        if (meter != null && !meter.started()) {
+            meter.start();
+        }
+    }
+
+    /** At the end of the data: ends {@link #stats()}' span (the first end counts). */
+    private void ended() {
+        if (meter != null && finalStats == null && meter.started()) {
+            finalStats = meter.stop(usedWorkers ? threads : 1, counted.count, totalOut);
+        }
+    }
+
+    /**
+     * The run's figures ({@link GzipStats}): wall and CPU time from the first read to the end of the data (to now, if
+     * the end has not been read), the caller's thread's CPU time in that span, the threads that decoded (the workers
+     * when a parallel strategy ran, else 1), compressed bytes read and decompressed bytes returned. The caller's
+     * thread is the one that read: call this on it (or after the end). Needs a stream built with
+     * {@link Builder#stats}.
+     *
+     * @throws IllegalStateException if the stream was not built to keep stats, or nothing was read yet
+     */
+    public GzipStats stats() {
+        if (meter == null || !meter.started()) {
+            throw new IllegalStateException(meter == null ? "stats not kept: build the stream with stats(true)"
+                    : "nothing read yet");
+        }
+        return finalStats != null ? finalStats : meter.stop(usedWorkers ? threads : 1, counted.count, totalOut);
     }
 
     /** At the output limit: -1 if the data ends exactly there, else the limit's exception. */
@@ -283,21 +343,22 @@ public final class GzipInputStream extends InputStream {
     public long transferTo(OutputStream out) throws IOException {
         ensureOpen();
         Checks.notNull(out, "out");
+        started();
         FileChannel file = out.getClass() == FileOutputStream.class ? ((FileOutputStream) out).getChannel() : null;
         FileChannel channel = engine.hasViews() ? file : null;
         if (file != null) {
             directOutput = true;
-            if (parallel != null) {
-                parallel.directOutput();
+            if (source != null) {
+                source.directOutput();
             }
         }
         long total = 0;
         while (true) {
             boolean more = outPos == outLim && failure == null && totalOut < maxOutputBytes;
-            if ((state == PARALLEL || state == PIECES) && more) {
+            if ((state == CHUNKS) && more) {
                 try {
                     if (current == null || currentPos == current.len) {
-                        nextMember();
+                        nextChunk();
                         continue;
                     }
                 } catch (IOException | RuntimeException e) {
@@ -334,6 +395,7 @@ public final class GzipInputStream extends InputStream {
                     throw e;
                 }
                 if (n < 0) {
+                    ended();
                     return total;
                 }
                 while (view.hasRemaining()) { // n == 0: the workers took over, and the branch above runs next
@@ -347,6 +409,7 @@ public final class GzipInputStream extends InputStream {
             byte[] chunk = scratch(OUTPUT_CHUNK);
             int n = read(chunk, 0, chunk.length);
             if (n < 0) {
+                ended();
                 return total;
             }
             out.write(chunk, 0, n);
@@ -417,8 +480,11 @@ public final class GzipInputStream extends InputStream {
         }
         closed = true;
         try {
-            if (parallel != null) {
-                parallel.close();
+            if (source != null) {
+                source.close();
+            }
+            if (members != null) {
+                members.close();
             }
             engine.end();
         } finally {
@@ -454,13 +520,12 @@ public final class GzipInputStream extends InputStream {
                     }
                     beginMember();
                     break;
-                case PARALLEL:
-                case PIECES:
+                case CHUNKS:
                     if (b == null) {
                         view = EMPTY;
                         return 0;
                     }
-                    int p = parallelRead(b, off, len);
+                    int p = chunkRead(b, off, len);
                     if (p != 0) {
                         return p;
                     }
@@ -515,8 +580,7 @@ public final class GzipInputStream extends InputStream {
             }
             if (engine.needsInput()) {
                 if (!fill()) {
-                    throw new EOFException("truncated gzip input: end of stream at offset " + offset()
-                            + " inside the deflate data of member at offset " + memberStart);
+                        throw MemberCheck.truncatedData(offset(), memberStart);
                 }
                 engine.setInput(buf, pos, lim - pos);
             } else if (pos == before && ++stalls > 2) {
@@ -541,7 +605,9 @@ public final class GzipInputStream extends InputStream {
         byte[] next = buf;
         if (lim == buf.length && buf.length < bufferLimit) {
             // The last read filled it: the source has more than small-stream amounts, so grow towards the full size.
-            next = new byte[(int) Math.min((long) KEEP + 4L * (buf.length - KEEP), bufferLimit)];
+            // (At least a first chunk: an array a strategy handed back may be smaller than KEEP.)
+            next = new byte[(int) Math.min(Math.max(KEEP + FIRST_INPUT_CHUNK, KEEP + 4L * (buf.length - KEEP)),
+                    bufferLimit)];
         }
         System.arraycopy(buf, lim - keep, next, 0, keep);
         buf = next;
@@ -565,8 +631,7 @@ public final class GzipInputStream extends InputStream {
 
     private int readByte(String what) throws IOException {
         if (!fill()) {
-            throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " while reading "
-                    + what + " of member at offset " + memberStart);
+            throw MemberCheck.truncated(offset(), what, memberStart);
         }
         return buf[pos++] & 0xff;
     }
@@ -646,13 +711,7 @@ public final class GzipInputStream extends InputStream {
             }
         }
         header = new GzipHeader((flg & GzipHeader.FTEXT) != 0, hasCrc, mtime, xfl, os, extra, name, comment);
-        indexed = null;
         claimed = extra == null ? null : GzipMembers.member(memberStart, (int) (offset() - memberStart), extra);
-        GzipMembers.Member m = claimed;
-        if (threads > 1 && m != null && m.totalLength() <= MAX_PARALLEL_MEMBER
-                && m.uncompressedSize() <= MAX_PARALLEL_MEMBER) {
-            indexed = m;
-        }
         engine.reset();
         crc.reset();
         memberOut = 0;
@@ -661,98 +720,79 @@ public final class GzipInputStream extends InputStream {
     }
 
     /**
-     * After a member's header: decode it here (DATA) or, if it is independent, on the workers (PARALLEL); with an
-     * index, the whole file from the first member's data on, in pieces (PIECES).
+     * After a member's header: decode it here (DATA), or hand the input from its deflate data on to a strategy
+     * (CHUNKS) when {@link #strategy()} picks one.
      */
     private void beginMember() throws IOException {
-        if (entryPoints != null) {
-            parallel = new ParallelInflate(threads, PieceReader.maxInFlight(threads));
-            if (directOutput) {
-                parallel.directOutput();
-            }
-            pieces = new PieceReader(entryPoints, parallel, in, buf, pos, lim, bufStart, claimed,
-                    ignoreTrailingGarbage, pieceSize);
-            entryPoints = null;
-            pos = lim; // the reader has those bytes now
-            state = PIECES;
-            // Never used again: its native memory goes back to the pool now, for a worker's decoder.
-            engine.end();
-            return;
-        }
-        if (indexed == null) {
+        ChunkSource s = strategy();
+        if (s == null) {
             state = DATA;
             return;
         }
-        if (parallel == null) {
-            parallel = new ParallelInflate(threads);
-            if (directOutput) {
-                parallel.directOutput();
-            }
+        source = s;
+        usedWorkers = true;
+        pos = lim; // the strategy has those bytes now
+        if (directOutput) {
+            s.directOutput();
         }
-        state = PARALLEL;
-        readAheadDone = false;
-        sequentialNext = null;
-        submitBody();
+        state = CHUNKS;
     }
 
     /**
-     * Reads the body of the member whose header was just read (its length from the size subfield) and hands it to
-     * a worker; a truncated body is queued as the failure of that member, so that it surfaces in order.
+     * The one place a decoding strategy is chosen and constructed, after a member's header (the input at its deflate
+     * data): null to decode the member on this thread. Every strategy takes the same arguments: its workers, the
+     * source, the bytes read ahead ({@code buf[pos..lim)}, {@code buf[0]} at {@code bufStart}), the member's size
+     * subfield claim and the trailing-data policy (see {@link ChunkSource}).
      */
-    private void submitBody() {
-        GzipMembers.Member m = indexed;
-        try {
-            int need = (int) (m.totalLength() - m.headerLength());
-            byte[] body = parallel.freeInputs.poll();
-            // Grow the array as bytes arrive rather than trusting the claimed length with an allocation up front.
-            if (body == null || body.length < Math.min(need, 1 << 20)) {
-                body = new byte[Math.min(need, 1 << 20)];
+    private ChunkSource strategy() throws IOException {
+        if (threads == 1 || strategy.equals("serial")) {
+            return null;
+        }
+        if (entryPoints != null || decodesOnWorker(claimed)) {
+            prefetch();
+        }
+        if (entryPoints != null) {
+            EntryPoints ep = entryPoints;
+            entryPoints = null;
+            PieceReader r = new PieceReader(ep, new ParallelInflate(threads, PieceReader.maxInFlight(threads)), in,
+                    buf, pos, lim, bufStart, claimed, ignoreTrailingGarbage, pieceSize);
+            engine.end(); // never used again: its native memory goes back to the pool now, for a worker's decoder
+            return r;
+        }
+        if (decodesOnWorker(claimed)) {
+            if (members == null) {
+                members = new ParallelInflate(threads);
             }
-            int got = 0;
-            while (got < need) {
-                if (got == body.length) {
-                    body = java.util.Arrays.copyOf(body, (int) Math.min(need, 2L * body.length));
-                }
-                if (pos == lim && need - got >= buf.length) {
-                    // A long stretch: read it straight into the body, not through buf.
-                    bufStart += lim;
-                    pos = 0;
-                    lim = 0;
-                    int n = in.read(body, got, Math.min(need, body.length) - got);
-                    if (n > 0) {
-                        bufStart += n;
-                        got += n;
-                        continue;
-                    }
-                    if (n == 0) {
-                        continue; // fill() below guards against a source that returns 0 forever
-                    }
-                }
-                if (!fill()) {
-                    throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " inside"
-                            + " member at offset " + m.offset() + ", whose " + (m.bgzf() ? "BC" : "SL")
-                            + " subfield says it is " + m.totalLength() + " bytes long");
-                }
-                int n = Math.min(lim - pos, Math.min(need, body.length) - got);
-                System.arraycopy(buf, pos, body, got, n);
-                pos += n;
-                got += n;
-            }
-            parallel.submit(m, header, body, need);
-        } catch (IOException e) {
-            readAheadDone = true;
-            parallel.fail(e);
+            return new MemberReader(members, in, buf, pos, lim, bufStart, claimed, header);
+        }
+        if (strategy.equals("speculative") && memberStart == 0) {
+            // Issue 32's strategy plugs in here, with the constructor every strategy has:
+            // return new SpeculativeReader(new ParallelInflate(threads), in, buf, pos, lim, bufStart, claimed,
+            //         ignoreTrailingGarbage);
+            return null;
+        }
+        return null;
+    }
+
+    /** From now on the source is read ahead on a thread of its own ({@link #PREFETCH}); once per stream. */
+    private void prefetch() {
+        if (PREFETCH && !(in instanceof Prefetch)) {
+            in = new Prefetch(in);
         }
     }
 
+    /** True if the member {@code m} claims (null: none) is decoded on a worker: independent and small enough. */
+    static boolean decodesOnWorker(GzipMembers.Member m) {
+        return m != null && m.totalLength() <= MAX_PARALLEL_MEMBER && m.uncompressedSize() <= MAX_PARALLEL_MEMBER;
+    }
+
     /**
-     * PARALLEL: copies decoded bytes of the current member; at its end takes the next member's result, reading and
-     * submitting further members first so that the workers stay busy. Returns 0 when the workers are drained and
-     * {@link #state} has moved on (DATA for an ordinary member that follows, END after the last member).
+     * CHUNKS: copies decoded bytes of the current chunk; at its end takes the next. Returns 0 when the strategy is
+     * drained and {@link #state} has moved on (BOUNDARY where it handed the input back, END after the last member).
      */
-    private int parallelRead(byte[] b, int off, int len) throws IOException {
+    private int chunkRead(byte[] b, int off, int len) throws IOException {
         while (current == null || currentPos == current.len) {
-            if (!nextMember()) {
+            if (!nextChunk()) {
                 return 0;
             }
         }
@@ -763,62 +803,36 @@ public final class GzipInputStream extends InputStream {
     }
 
     /**
-     * PARALLEL, at the end of the current member: takes the next member's result, reading and submitting further
-     * members first so that the workers stay busy. False when the workers are drained and {@link #state} has moved
-     * on (DATA for an ordinary member that follows, END after the last member).
+     * CHUNKS, at the end of the current chunk: gives it back and takes the next. False when the strategy is drained
+     * and {@link #state} has moved on: to BOUNDARY with the input it handed back, or to END.
      */
-    private boolean nextMember() throws IOException {
+    private boolean nextChunk() throws IOException {
         if (current != null) {
-            parallel.recycle(current);
+            source.recycle(current);
             current = null;
         }
-        if (state == PIECES) {
-            current = pieces.next();
-            currentPos = 0;
-            if (current == null) {
-                trailingGarbageIgnored = pieces.trailingGarbageIgnored();
-                state = END;
-                return false;
-            }
-            return true;
-        }
-        readAhead();
-        ParallelInflate.Decoded d = parallel.take();
+        ParallelInflate.Decoded d = source.next();
         if (d == null) {
-            if (sequentialNext != null) {
-                header = sequentialNext; // its header was read and the engine set up by readHeader
-                sequentialNext = null;
-                state = DATA;
-            } else {
+            ChunkSource.Rest rest = source.rest();
+            if (rest == null) {
+                trailingGarbageIgnored = source.trailingGarbageIgnored();
                 state = END;
+            } else {
+                buf = rest.buf;
+                pos = rest.pos;
+                lim = rest.lim;
+                bufStart = rest.bufStart;
+                state = BOUNDARY;
             }
+            source = null;
             return false;
         }
-        header = d.header;
+        if (d.header != null) {
+            header = d.header; // header() reports the member being returned
+        }
         current = d;
         currentPos = 0;
         return true;
-    }
-
-    /** Reads and submits members until the workers hold as many as allowed or no independent member is left. */
-    private void readAhead() {
-        GzipHeader shown = header; // header() reports the member being returned, not those read ahead
-        while (!readAheadDone && parallel.inFlight() < parallel.maxInFlight()) {
-            try {
-                if (!readHeader(false)) {
-                    readAheadDone = true;
-                } else if (indexed == null) {
-                    readAheadDone = true;
-                    sequentialNext = header;
-                } else {
-                    submitBody();
-                }
-            } catch (IOException e) {
-                readAheadDone = true;
-                parallel.fail(e);
-            }
-        }
-        header = shown;
     }
 
     private String headerString(String what) throws IOException {
@@ -838,73 +852,52 @@ public final class GzipInputStream extends InputStream {
                 | readByte("the CRC32 trailer") << 16 | (long) readByte("the CRC32 trailer") << 24;
         long expectedSize = readByte("the ISIZE trailer") | readByte("the ISIZE trailer") << 8
                 | readByte("the ISIZE trailer") << 16 | (long) readByte("the ISIZE trailer") << 24;
-        if (crc.getValue() != expectedCrc) {
-            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
-                    + " (decoded data) in member at offset %d", expectedCrc, crc.getValue(), memberStart));
-        }
-        if ((memberOut & 0xffffffffL) != expectedSize) {
-            throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size mod"
-                    + " 2^32) in member at offset %d", expectedSize, memberOut & 0xffffffffL, memberStart));
-        }
+        MemberCheck.trailer(expectedCrc, expectedSize, crc.getValue(), memberOut, memberStart);
         if (claimed != null) {
-            checkClaimedSizes(claimed);
+            skipClaimed(claimed);
+            MemberCheck.claimed(claimed, memberOut, offset() - memberStart, memberStart);
         }
     }
 
     /**
-     * The member just decoded here against what its size subfield claims, with the answers {@link ParallelInflate}
-     * gives on the workers: a wrong uncompressed size or length is a {@link ZipException}; a length that runs past
-     * the end of the input is an {@link EOFException}, as there, where the claimed length is read before decoding.
+     * For a member decoded here that is shorter than its size subfield says: reads up to where the subfield says it
+     * ends, so that the verdict is the one the workers give (where the claimed length is read before decoding): an
+     * {@link EOFException} when the input ends first, else the length's {@link ZipException}.
      */
-    private void checkClaimedSizes(GzipMembers.Member m) throws IOException {
-        String where = " in member at offset " + memberStart;
-        if (!m.bgzf() && memberOut != m.uncompressedSize()) {
-            throw new ZipException("member decodes to " + memberOut + " bytes, but the SL subfield says "
-                    + m.uncompressedSize() + where);
-        }
+    private void skipClaimed(GzipMembers.Member m) throws IOException {
         long length = offset() - memberStart;
-        if (length == m.totalLength()) {
+        if (length >= m.totalLength() || m.totalLength() > MAX_PARALLEL_MEMBER
+                || !m.bgzf() && memberOut != m.uncompressedSize()) {
             return;
         }
-        String field = m.bgzf() ? "BC" : "SL";
-        if (length < m.totalLength() && m.totalLength() <= MAX_PARALLEL_MEMBER) {
-            for (long skip = m.totalLength() - length; skip > 0; ) {
-                if (!fill()) {
-                    throw new EOFException("truncated gzip input: end of stream at offset " + offset() + " inside"
-                            + " member at offset " + memberStart + ", whose " + field + " subfield says it is "
-                            + m.totalLength() + " bytes long");
-                }
-                int n = (int) Math.min(skip, lim - pos);
-                pos += n;
-                skip -= n;
+        for (long skip = m.totalLength() - length; skip > 0; ) {
+            if (!fill()) {
+                throw MemberCheck.truncated(offset(), m, memberStart);
             }
+            int n = (int) Math.min(skip, lim - pos);
+            pos += n;
+            skip -= n;
         }
-        throw new ZipException("member is " + length + " bytes long, but the " + field + " subfield says "
-                + m.totalLength() + where);
+        MemberCheck.claimed(m, memberOut, length, memberStart); // the length it has: a ZipException
     }
 
     /**
-     * Consumes what follows the last member: zeros pass (gzip ignores them too); other data is an error unless
-     * ignoring it was asked for. {@code garbageAt} is the offset of garbage already seen, or -1.
+     * Consumes what follows the last member: zeros pass (gzip ignores them too); other data is
+     * {@link MemberCheck#trailingGarbage}'s verdict. {@code garbageAt} is the offset of garbage already seen, or -1.
      */
     private void skipTrailing(long garbageAt) throws IOException {
         long at = garbageAt;
         while (at < 0 && fill()) {
-            while (pos < lim && buf[pos] == 0) {
-                pos++;
-            }
-            if (pos < lim) {
+            int i = MemberCheck.firstNonZero(buf, pos, lim);
+            pos = i < 0 ? lim : i;
+            if (i >= 0) {
                 at = offset();
             }
         }
         if (at < 0) {
             return;
         }
-        if (!ignoreTrailingGarbage) {
-            throw new ZipException("trailing garbage after the last gzip member at offset " + at
-                    + " (expected end of input or another member)");
-        }
-        trailingGarbageIgnored = true;
+        trailingGarbageIgnored = MemberCheck.trailingGarbage(at, ignoreTrailingGarbage);
         while (fill()) {
             pos = lim;
         }
@@ -918,8 +911,16 @@ public final class GzipInputStream extends InputStream {
         private int threads = DEFAULT_THREADS;
         private EntryPoints entryPoints;
         private long pieceSize = PieceReader.PIECE_SIZE;
+        private String strategy = STRATEGY;
+        private boolean stats;
 
         private Builder() {}
+
+        /** The decoding strategy, as {@code -Dsluice.gzip.strategy=} names it (tests: each strategy by name). */
+        Builder strategy(String name) {
+            this.strategy = checkStrategy(name);
+            return this;
+        }
 
         /** Output bytes per piece with an index (tests: tiny pieces). */
         Builder pieceSize(long bytes) {
@@ -992,12 +993,62 @@ public final class GzipInputStream extends InputStream {
             return this;
         }
 
+        /**
+         * If true, the stream keeps the figures {@link GzipInputStream#stats()} returns (default false: measuring
+         * loads {@code java.lang.management}, some milliseconds once per process, and counts the source's bytes).
+         */
+        public Builder stats(boolean keep) {
+            this.stats = keep;
+            return this;
+        }
+
         /** A stream reading {@code in} with these settings. */
         public GzipInputStream build(InputStream in) {
-            GzipInputStream s = new GzipInputStream(Checks.notNull(in, "in"), bufferSize, ignoreTrailingGarbage,
+            Checks.notNull(in, "in");
+            Counted c = stats ? new Counted(in) : null;
+            GzipInputStream s = new GzipInputStream(c != null ? c : in, bufferSize, ignoreTrailingGarbage,
                     maxOutputBytes, GzipEngines.inflater(), threads, entryPoints);
+            if (c != null) {
+                s.counted = c;
+                s.meter = new GzipStats.Meter();
+            }
             s.pieceSize = pieceSize;
+            s.strategy = strategy;
             return s;
+        }
+    }
+
+    /** The source, counting the bytes read from it (for {@link #stats()}); closing closes the source. */
+    private static final class Counted extends java.io.FilterInputStream {
+        long count;
+
+        Counted(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = in.read();
+            if (b >= 0) {
+                count++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                count += n;
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = in.skip(n);
+            count += Math.max(k, 0);
+            return k;
         }
     }
 }

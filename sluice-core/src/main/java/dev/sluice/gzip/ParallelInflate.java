@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.ZipException;
@@ -76,12 +77,15 @@ final class ParallelInflate {
         return inFlight.size();
     }
 
-    /** Decodes {@code body[0..len)}, the bytes of {@code member} after its header, on a worker. */
-    void submit(GzipMembers.Member member, GzipHeader header, byte[] body, int len) {
+    /**
+     * Decodes {@code in[off..off+len)}, the bytes of {@code member} after its header, on a worker; {@code block}, when
+     * not null, is the shared input array they lie in, released when the worker is done with them.
+     */
+    void submit(GzipMembers.Member member, GzipHeader header, byte[] in, int off, int len, Block block) {
         if (pool == null) {
             pool = Workers.pool("sluice-gunzip", threads);
         }
-        inFlight.add(pool.submit(new Task(member, header, body, len)));
+        inFlight.add(pool.submit(new Task(member, header, in, off, len, block)));
     }
 
     /** Decodes {@code piece} on a worker, into an output array of at least {@code outSize} bytes. */
@@ -106,6 +110,9 @@ final class ParallelInflate {
         if (f == null) {
             return null;
         }
+        if (BATCH && !f.isDone() && !inFlight.isEmpty()) {
+            awaitLater();
+        }
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -120,6 +127,36 @@ final class ParallelInflate {
                 throw (Error) c;
             }
             throw new IOException("a parallel gunzip worker failed: " + c, c);
+        }
+    }
+
+    /**
+     * Whether the caller, finding the oldest result not ready, sleeps until a later one is (the middle one of those in
+     * flight), so that it wakes once for several results rather than once for each (a park and its wake-up are
+     * system calls on the caller's thread). The workers keep the other half in flight meanwhile. On 2 cores, 1.1 GB
+     * (docs/benchmarks/gzip.md, 2026-11-27, issue 31): the indexed decode's caller CPU 62-72 ms against 70-79 ms
+     * without, independent members' no change (90-139 against 95-102 ms), wall time within noise; kept for many
+     * workers, where the wake-ups multiply. {@code -Dsluice.gzip.batchTake=false} takes each result when ready.
+     */
+    static final boolean BATCH = Boolean.parseBoolean(System.getProperty("sluice.gzip.batchTake", "true"));
+
+    /** Waits for the middle result in flight (not the oldest, already polled) to be done; its outcome stays queued. */
+    private void awaitLater() throws InterruptedIOException {
+        int target = inFlight.size() / 2;
+        Future<Decoded> later = null;
+        for (Future<Decoded> g : inFlight) {
+            later = g;
+            if (target-- == 0) {
+                break;
+            }
+        }
+        try {
+            later.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a gzip member");
+        } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+            // surfaces in order, when that result is taken
         }
     }
 
@@ -212,7 +249,7 @@ final class ParallelInflate {
             InflateEngine e = borrowEngine();
             byte[] scratch = freeWindows.poll();
             if (scratch == null) {
-                scratch = new byte[GzipIndexBuild.WINDOW];
+                scratch = new byte[InflateEngine.MAX_DICTIONARY];
             }
             try {
                 return piece.decode(e, out, scratch);
@@ -227,92 +264,135 @@ final class ParallelInflate {
     private final class Task implements Callable<Decoded> {
         private final GzipMembers.Member member;
         private final GzipHeader header;
-        private final byte[] body;
+        private final byte[] in;
+        private final int off;
         private final int len;
+        private final Block block;
 
-        Task(GzipMembers.Member member, GzipHeader header, byte[] body, int len) {
+        Task(GzipMembers.Member member, GzipHeader header, byte[] in, int off, int len, Block block) {
             this.member = member;
             this.header = header;
-            this.body = body;
+            this.in = in;
+            this.off = off;
             this.len = len;
+            this.block = block;
         }
 
         @Override
         public Decoded call() throws IOException {
             try {
-                return decode(member, header, body, len);
+                return decode(member, header, in, off, len);
             } finally {
-                if (freeInputs.size() < maxInFlight()) {
-                    freeInputs.offer(body);
+                if (block != null) {
+                    release(block);
+                } else if (freeInputs.size() < maxInFlight()) {
+                    freeInputs.offer(in);
                 }
             }
         }
     }
 
-    /** Runs on a worker: decodes and checks one member, trusting none of the sizes its header or trailer claim. */
-    private Decoded decode(GzipMembers.Member m, GzipHeader header, byte[] body, int len) throws IOException {
-        String where = " in member at offset " + m.offset();
-        String field = m.bgzf() ? "BC" : "SL";
-        long expectedCrc = GzipMembers.le(body, len - 8, 4);
-        long isize = GzipMembers.le(body, len - 4, 4);
-        long expected = m.bgzf() ? isize : m.uncompressedSize();
-        if ((expected & 0xffffffffL) != isize) {
-            throw new ZipException("ISIZE mismatch: expected " + isize + " (trailer), but the SL subfield says "
-                    + expected + " uncompressed bytes" + where);
+    /**
+     * An array of compressed input that several members' tasks read from: it goes back to {@link #freeInputs} when
+     * the reader that filled it and every task cut from it are done, so the caller's thread reads big blocks straight
+     * into it and never copies a member out of it.
+     */
+    static final class Block {
+        final byte[] bytes;
+        /** Where the array goes back to: the {@link Prefetch} that filled it, or null ({@link #freeInputs}). */
+        private final Prefetch owner;
+        private final AtomicInteger users = new AtomicInteger(1);
+
+        Block(byte[] bytes) {
+            this(bytes, null);
         }
-        if (expected > (long) MAX_RATIO * len + 1024) {
-            throw new ZipException("ISIZE " + isize + " (trailer) is impossible for " + len
-                    + " bytes of deflate data" + where);
+
+        Block(byte[] bytes, Prefetch owner) {
+            this.bytes = bytes;
+            this.owner = owner;
         }
+
+        /** One more task reads from it. */
+        void use() {
+            users.incrementAndGet();
+        }
+    }
+
+    /**
+     * An input array of at least {@code size} bytes: one the workers are done with (smaller ones are dropped), or a
+     * new one. Reuse matters because a new array is zeroed by the caller's thread: per-byte work that recycling saves.
+     */
+    byte[] input(int size) {
+        for (byte[] a; (a = freeInputs.poll()) != null; ) {
+            if (a.length >= size) {
+                return a;
+            }
+        }
+        return new byte[size];
+    }
+
+    /** Drops one user of {@code b} (the reader, or a task); the last one frees its array for reuse. */
+    void release(Block b) {
+        if (b.users.decrementAndGet() != 0) {
+            return;
+        }
+        if (b.owner != null) {
+            b.owner.giveBack(b.bytes);
+        } else if (freeInputs.size() < maxInFlight()) {
+            freeInputs.offer(b.bytes);
+        }
+    }
+
+    /**
+     * Runs on a worker: decodes and checks one member ({@code body[off..off+len)}: its deflate data and trailer),
+     * trusting none of the sizes its header or trailer claim; the verdicts are {@link MemberCheck}'s.
+     */
+    private Decoded decode(GzipMembers.Member m, GzipHeader header, byte[] body, int off, int len)
+            throws IOException {
+        long expectedCrc = GzipMembers.le(body, off + len - 8, 4);
+        long isize = GzipMembers.le(body, off + len - 4, 4);
+        long expected = MemberCheck.claimedOutput(m, isize, len);
         // One byte of room beyond the claim, so that a member decoding to more is caught rather than cut.
         int cap = (int) expected + 1;
         ByteBuffer out = output(cap, 0);
         InflateEngine e = borrowEngine();
-        // The CRC of each piece as it is decoded, while it is still in this core's cache: a pass over the whole
+        // The CRC of each stretch as it is decoded, while it is still in this core's cache: a pass over the whole
         // member afterwards would read it back from memory (a member is larger than L2).
         CRC32 crc = new CRC32();
         int n = 0;
         try {
             e.reset();
-            e.setInput(body, 0, len);
+            e.setInput(body, off, len);
             for (int stalls = 0; !e.finished(); ) {
                 int k;
                 try {
                     k = e.inflate(out.limit(cap).position(n));
                 } catch (DataFormatException x) {
-                    throw new ZipException("invalid deflate data" + where + ": " + x.getMessage());
+                    throw new ZipException("invalid deflate data" + MemberCheck.where(m.offset()) + ": "
+                            + x.getMessage());
                 }
                 crc.update(out.position(n).limit(n + k));
                 n += k;
                 if (n > expected) {
-                    throw new ZipException("member decodes to more than the " + expected + " bytes its "
-                            + (m.bgzf() ? "ISIZE trailer" : "SL subfield") + " says" + where);
+                    throw MemberCheck.overrun(m, expected);
                 }
                 if (k == 0 && !e.finished()) {
                     if (e.needsInput()) {
-                        throw new ZipException("deflate data does not end within the " + m.totalLength()
-                                + " bytes the " + field + " subfield gives the member" + where);
+                        throw MemberCheck.deflateEnd(m, -1);
                     }
                     if (++stalls > 2) {
-                        throw new ZipException("deflate decoder made no progress" + where);
+                        throw new ZipException("deflate decoder made no progress" + MemberCheck.where(m.offset()));
                     }
                 }
             }
             if (e.remaining() != 8) {
-                throw new ZipException("deflate data ends " + (len - e.remaining()) + " bytes after the header, but"
-                        + " the " + field + " subfield puts the trailer at " + (len - 8) + where);
+                throw MemberCheck.deflateEnd(m, m.headerLength() + len - e.remaining() + 8);
             }
         } finally {
             returnEngine(e);
         }
-        if (n != expected) {
-            throw new ZipException("member decodes to " + n + " bytes, but the " + (m.bgzf() ? "ISIZE trailer"
-                    : "SL subfield") + " says " + expected + where);
-        }
-        if (crc.getValue() != expectedCrc) {
-            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
-                    + " (decoded data)%s", expectedCrc, crc.getValue(), where));
-        }
+        MemberCheck.trailer(expectedCrc, isize, crc.getValue(), n, m.offset());
+        MemberCheck.claimed(m, n, m.totalLength(), m.offset());
         return new Decoded(header, out, n);
     }
 

@@ -123,7 +123,7 @@ final class Piece {
      * Runs on a worker: decodes the piece into {@code out} from index 0 (an array's buffer or a direct one, which has
      * room for the target and one byte more, or grows into a new buffer of its kind) with {@code e}, fills
      * {@link #segments} and returns the decoded bytes' buffer and count as a {@link ParallelInflate.Decoded}.
-     * {@code scratch} (at least {@link GzipIndexBuild#WINDOW} bytes, the worker's own) takes the windows where the
+     * {@code scratch} (at least {@link InflateEngine#MAX_DICTIONARY} bytes, the worker's own) takes the windows where the
      * piece starts and ends, so that a window stored compressed is decoded without a new array.
      */
     ParallelInflate.Decoded decode(InflateEngine e, ByteBuffer out, byte[] scratch) throws IOException {

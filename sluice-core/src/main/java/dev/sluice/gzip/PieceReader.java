@@ -379,26 +379,8 @@ final class PieceReader implements ChunkSource {
             if (!s.ended) {
                 continue;
             }
-            String where = " in member at offset " + memberStart;
-            if (memberCrc != s.trailerCrc) {
-                throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
-                        + " (decoded data)%s", s.trailerCrc, memberCrc, where));
-            }
-            if ((memberLength & 0xffffffffL) != s.trailerSize) {
-                throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size"
-                        + " mod 2^32)%s", s.trailerSize, memberLength & 0xffffffffL, where));
-            }
-            if (claim != null) {
-                String field = claim.bgzf() ? "BC" : "SL";
-                if (!claim.bgzf() && memberLength != claim.uncompressedSize()) {
-                    throw new ZipException("member decodes to " + memberLength + " bytes, but the SL subfield says "
-                            + claim.uncompressedSize() + where);
-                }
-                if (s.endOffset - memberStart != claim.totalLength()) {
-                    throw new ZipException("member is " + (s.endOffset - memberStart) + " bytes long, but the "
-                            + field + " subfield says " + claim.totalLength() + where);
-                }
-            }
+            MemberCheck.trailer(s.trailerCrc, s.trailerSize, memberCrc, memberLength, memberStart);
+            MemberCheck.claimed(claim, memberLength, s.endOffset - memberStart, memberStart);
             memberStart = s.nextHeader;
             claim = s.nextClaim;
             memberCrc = 0;
@@ -409,37 +391,26 @@ final class PieceReader implements ChunkSource {
         }
     }
 
-    /** After the last member: zeros pass, anything else is garbage ({@link GzipInputStream}'s rule). */
+    /** After the last member: zeros pass, anything else is garbage ({@link MemberCheck#trailingGarbage}). */
     private void checkTrailing(Piece p) throws IOException {
         long garbage = -1;
         if (p.trailingAt >= 0) {
-            for (int i = p.trailingAt; i < Piece.ROOM + p.len && garbage < 0; i++) {
-                if (p.in[i] != 0) {
-                    garbage = p.offset + i - Piece.ROOM;
-                }
-            }
+            int i = MemberCheck.firstNonZero(p.in, p.trailingAt, Piece.ROOM + p.len);
+            garbage = i < 0 ? -1 : p.offset + i - Piece.ROOM;
         }
         if (p.cut) {
             // Only trailing bytes can follow the data of a cut piece (its worker found the end inside it).
             byte[] b = new byte[8192];
             for (int n; garbage < 0 && (n = read(b, 0, b.length)) > 0; ) {
-                for (int i = 0; i < n; i++) {
-                    if (b[i] != 0) {
-                        garbage = offset - n + i;
-                        break;
-                    }
-                }
+                int i = MemberCheck.firstNonZero(b, 0, n);
+                garbage = i < 0 ? -1 : offset - n + i;
             }
         }
         if (p.cut && garbage < 0 && ep.compressedSize >= 0 && offset != ep.compressedSize) {
             throw sizeMismatch(offset);
         }
         if (garbage >= 0) {
-            if (!ignoreTrailingGarbage) {
-                throw new ZipException("trailing garbage after the last gzip member at offset " + garbage
-                        + " (expected end of input or another member)");
-            }
-            trailingGarbageIgnored = true;
+            trailingGarbageIgnored = MemberCheck.trailingGarbage(garbage, ignoreTrailingGarbage);
             byte[] b = new byte[8192];
             while (read(b, 0, b.length) > 0) {
                 // read the source to its end, as the stream does without an index

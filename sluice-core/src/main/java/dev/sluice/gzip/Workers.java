@@ -34,6 +34,15 @@ final class Workers implements ThreadFactory {
         return pool;
     }
 
+    /**
+     * A pool that runs each task at once on an idle daemon thread named {@code name-N-M} or a new one, each ending
+     * after a second idle: threads are reused by the streams that follow, rather than started for each.
+     */
+    static ThreadPoolExecutor cached(String name) {
+        return new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+                new java.util.concurrent.SynchronousQueue<>(), new Workers(name));
+    }
+
     @Override
     public Thread newThread(Runnable r) {
         Thread t = new Thread(r, prefix + count.incrementAndGet());

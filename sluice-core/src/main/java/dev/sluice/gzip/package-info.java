@@ -18,8 +18,10 @@
  *       and read it ({@code GzipIndexBuild}, {@code GzipIndexScanner}, {@code GzipIndexMembers},
  *       {@code GzipIndexFiles}, {@code GzipIndexGztool}, {@code GzipIndexPoints},
  *       {@code GzipIndexChannel}); nothing below refers to them, on top of</li>
- *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code ParallelInflate}, {@code Workers},
- *       {@code GzipFormat}, {@code Crc32s}, and the stream's decoding through an index: {@code EntryPoints} (the one
+ *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code MemberCheck} (the one owner of the
+ *       end-of-member verdicts), {@link dev.sluice.gzip.GzipStats}, {@code Workers}, {@code GzipFormat},
+ *       {@code Crc32s}, the decoding strategies behind {@code ChunkSource} ({@code ParallelInflate}, their workers;
+ *       {@code MemberReader}, independent members), and the stream's decoding through an index: {@code EntryPoints} (the one
  *       seam: what the framing sees of an index, made by {@code GzipIndex.entryPoints()}), {@code PieceReader},
  *       {@code Piece}, {@code BitStarts} (starting any engine at a bit offset, which {@code GzipIndexChannel} uses
  *       too), on top of</li>
