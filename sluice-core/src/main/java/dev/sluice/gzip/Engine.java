@@ -30,6 +30,12 @@ enum Engine {
      * (docs/benchmarks/gzip.md, issue 13). Levels 1-3 stay ISA-L's, which comes first.
      */
     LIBDEFLATE("libdeflate", "libdeflate.so.0", Use.MEMBERS, 4, 12),
+    /**
+     * The system's zlib (what pigz links) for one member's streaming deflate, every level ISA-L does not take: the
+     * same format and sizes as the JDK's zlib, at about 10% less CPU than the JDK's build of it at level 6
+     * (docs/benchmarks/gzip.md, issue 31). Members go to libdeflate or, without it, to the JDK's zlib as before.
+     */
+    SYSTEM_ZLIB("zlib", "libz.so.1", Use.STREAM, 0, 9),
     /** The JDK's zlib ({@link java.util.zip.Inflater}): always there. */
     ZLIB_INFLATE("zlib", null, Use.INFLATE, 0, 0),
     /** The JDK's zlib ({@link Deflater}): always there, every level 0-9 and every strategy. */

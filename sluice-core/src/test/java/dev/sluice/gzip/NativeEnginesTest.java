@@ -58,6 +58,8 @@ class NativeEnginesTest {
                 .getSimpleName(), GzipEngines.deflateEngine());
         assertEquals("LibdeflateEngine", GzipEngines.memberDeflater(6, Deflater.DEFAULT_STRATEGY).getClass()
                 .getSimpleName(), GzipEngines.deflateEngine());
+        assertEquals("SystemZlibDeflateEngine", GzipEngines.streamDeflater(6, Deflater.DEFAULT_STRATEGY).getClass()
+                .getSimpleName(), GzipEngines.deflateEngine());
         assertTrue(GzipEngines.inflateEngine().startsWith("ISA-L"), GzipEngines.inflateEngine());
     }
 
