@@ -24,8 +24,6 @@ import java.util.Objects;
 final class SystemZlibDeflateEngine implements DeflateEngine {
     // struct z_stream_s on LP64 (zlib.h, unchanged since 1.2.0): 112 bytes.
     static final long STREAM_SIZE = 112;
-    private static final long NEXT_IN = 0;
-    private static final long AVAIL_IN = 8;
     private static final long NEXT_OUT = 24;
     private static final long AVAIL_OUT = 32;
     private static final int Z_OK = 0;
@@ -33,22 +31,14 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     private static final int Z_BUF_ERROR = -5;
     private static final int Z_FINISH = 4;
 
-    private static final int IN_CHUNK = 256 * 1024;
     private static final int OUT_CHUNK = 256 * 1024;
-    private static final int DICT_MAX = 32 * 1024;
     private static final Cleaner CLEANER = Cleaner.create();
 
     private final MemorySegment stream;
-    private final MemorySegment in;
+    private final NativeDeflateInput input;
     private final MemorySegment out;
     private final Cleaner.Cleanable release;
     private boolean ended;
-    /** The caller's direct buffer that zlib reads in place, held so that its memory lives until the next input. */
-    private ByteBuffer direct;
-    /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
-    private byte[] input;
-    private int inOff;
-    private int inLen;
     private boolean finishing;
     private boolean finished;
 
@@ -77,7 +67,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
         boolean ok = false;
         try {
             stream = arena.allocate(STREAM_SIZE, 16); // zeroed: zalloc, zfree, opaque null are zlib's defaults
-            in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
+            input = new NativeDeflateInput(stream, arena.allocate(NativeDeflateInput.CHUNK, 64));
             out = arena.allocate(OUT_CHUNK, 64);
             int ret;
             try {
@@ -100,13 +90,8 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
 
     @Override
     public void setInput(byte[] b, int off, int len) {
-        Objects.checkFromIndexSize(off, len, b.length);
         checkOpen();
-        direct = null;
-        input = b;
-        inOff = off;
-        inLen = len;
-        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, 0);
+        input.set(b, off, len);
     }
 
     /** A direct buffer is read where it is, all of it at once: no copy of a ParallelGzipOutputStream block. */
@@ -117,20 +102,13 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
             DeflateEngine.super.setInput(b);
             return;
         }
-        input = null;
-        inLen = 0;
-        direct = b;
-        stream.set(ValueLayout.ADDRESS, NEXT_IN, MemorySegment.ofBuffer(b)); // exactly [position, limit)
-        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, b.remaining());
+        input.set(b);
     }
 
     @Override
     public void setDictionary(byte[] b, int off, int len) {
-        Objects.checkFromIndexSize(off, len, b.length);
         checkOpen();
-        int n = Math.min(len, DICT_MAX); // only the last 32 KiB can be referred to
-        MemorySegment.copy(b, off + len - n, in, ValueLayout.JAVA_BYTE, 0, n);
-        setDictionary(in, n);
+        setDictionary(input.dictionary(b, off, len));
     }
 
     /** A direct buffer's dictionary goes to zlib where it is (which copies it into its window). */
@@ -141,14 +119,13 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
             DeflateEngine.super.setDictionary(b);
             return;
         }
-        int n = Math.min(b.remaining(), DICT_MAX);
-        setDictionary(MemorySegment.ofBuffer(b).asSlice(b.remaining() - n), n);
+        setDictionary(NativeDeflateInput.dictionary(b));
     }
 
-    private void setDictionary(MemorySegment dict, int n) {
+    private void setDictionary(MemorySegment dict) {
         int ret;
         try {
-            ret = (int) NativeEngines.SystemZlib.SET_DICT.invokeExact(stream, dict, n);
+            ret = (int) NativeEngines.SystemZlib.SET_DICT.invokeExact(stream, dict, (int) dict.byteSize());
         } catch (Throwable t) {
             throw NativeEngines.rethrow(t);
         }
@@ -163,15 +140,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
         checkOpen();
         int produced = 0;
         while (produced < len && !finished) {
-            if (availIn() == 0 && inLen > 0) {
-                int n = Math.min(inLen, IN_CHUNK);
-                MemorySegment.copy(input, inOff, in, ValueLayout.JAVA_BYTE, 0, n);
-                inOff += n;
-                inLen -= n;
-                stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
-                stream.set(ValueLayout.JAVA_INT, AVAIL_IN, n);
-            }
-            boolean lastChunk = inLen == 0;
+            boolean lastChunk = input.refill();
             // zlib's flush values are the Deflater constants; a flush applies once the caller's input is all in C.
             int mode = !lastChunk ? NO_FLUSH : finishing ? Z_FINISH : flush;
             int room = Math.min(len - produced, OUT_CHUNK);
@@ -207,7 +176,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     }
 
     private int availIn() {
-        return stream.get(ValueLayout.JAVA_INT, AVAIL_IN);
+        return input.availIn();
     }
 
     @Override
@@ -222,7 +191,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
 
     @Override
     public boolean needsInput() {
-        return inLen == 0 && availIn() == 0;
+        return input.needsInput();
     }
 
     @Override
@@ -232,10 +201,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
         if (ret != Z_OK) {
             throw new IllegalStateException("deflateReset returned " + ret);
         }
-        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, 0);
-        input = null;
-        direct = null;
-        inLen = 0;
+        input.clear();
         finishing = false;
         finished = false;
     }
@@ -244,8 +210,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     public void end() {
         if (!ended) {
             ended = true;
-            input = null;
-            direct = null;
+            input.clear(); // drops the caller's array or buffer
             release.clean();
         }
     }
