@@ -135,7 +135,7 @@ interface GzipLayout {
 
         @Override
         public DeflateEngine newEngine() {
-            return GzipEngines.streamDeflater(level, strategy);
+            return GzipEngines.parallelDeflater(level, strategy);
         }
 
         /** Raw deflate ending with SYNC_FLUSH, or with the final block if {@code last}. */
