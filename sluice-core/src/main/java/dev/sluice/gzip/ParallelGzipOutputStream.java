@@ -122,8 +122,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
      * {@code blockSize + 1/8} bytes each time (a humongous allocation under G1 at the default 1 MiB block).
      */
     private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
-    /** {@link #output}, for the layout's compress on the workers. */
-    private final IntFunction<byte[]> outputs = this::output;
+    /** Output arrays for the layout's compress on the workers. */
+    private final IntFunction<byte[]> outputs = new Outputs();
     /**
      * The block being filled, addressed by absolute index (its position and limit serve only a channel's read): the
      * dictionary in {@code block[DICTIONARY_SIZE - dictLen .. DICTIONARY_SIZE)}, data in
@@ -494,10 +494,16 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
     }
 
-    /** An output array of at least {@code need} bytes for a worker: a written block's, or a new one. */
-    private byte[] output(int need) {
-        byte[] o = freeOutputs.poll();
-        return o == null || o.length < need ? new byte[need] : o;
+    /**
+     * An output array of at least {@code need} bytes for a worker: a written block's, or a new one. A class rather
+     * than a method reference, for the reason {@link Workers} gives for tasks.
+     */
+    private final class Outputs implements IntFunction<byte[]> {
+        @Override
+        public byte[] apply(int need) {
+            byte[] o = freeOutputs.poll();
+            return o == null || o.length < need ? new byte[need] : o;
+        }
     }
 
     private DeflateEngine borrowEngine() {
