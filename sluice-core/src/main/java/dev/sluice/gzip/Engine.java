@@ -23,17 +23,24 @@ enum Engine {
      * zlib's at the same level), streaming with flushes and dictionaries, for both layouts. ISA-L has no levels above
      * 3 (docs/benchmarks/gzip.md, issue 13).
      */
-    ISAL_DEFLATE("ISA-L", "libisal.so.2", Use.STREAM | Use.MEMBERS, 1, 3),
+    ISAL_DEFLATE("ISA-L", "libisal.so.2", Use.STREAM | Use.PARALLEL | Use.MEMBERS, 1, 3),
     /**
      * libdeflate's one-shot compressor: independent members only (it needs a member's whole input at once and has no
      * streaming or dictionary), levels 4-12: level 6 on 1 MiB members 103 MB/s against zlib's 48 MB/s
      * (docs/benchmarks/gzip.md, issue 13). Levels 1-3 stay ISA-L's, which comes first.
      */
     LIBDEFLATE("libdeflate", "libdeflate.so.0", Use.MEMBERS, 4, 12),
+    /**
+     * The system's zlib (what pigz links) for ParallelGzipOutputStream's one member, every level ISA-L does not take:
+     * the same output as the JDK's zlib, at about 10% less CPU than the JDK's build of it at level 6
+     * (docs/benchmarks/gzip.md, issue 31). Not for {@link GzipOutputStream}: binding it costs a JVM's first small
+     * stream about 180 ms ({@link Use#PARALLEL}).
+     */
+    SYSTEM_ZLIB("zlib", "libz.so.1", Use.PARALLEL, 0, 9),
     /** The JDK's zlib ({@link java.util.zip.Inflater}): always there. */
     ZLIB_INFLATE("zlib", null, Use.INFLATE, 0, 0),
     /** The JDK's zlib ({@link Deflater}): always there, every level 0-9 and every strategy. */
-    ZLIB_DEFLATE("zlib", null, Use.STREAM | Use.MEMBERS, 0, 9);
+    ZLIB_DEFLATE("zlib", null, Use.STREAM | Use.PARALLEL | Use.MEMBERS, 0, 9);
 
     /** What an engine is used for: bits of {@link #uses}. */
     static final class Use {
@@ -43,6 +50,12 @@ enum Engine {
         static final int STREAM = 2;
         /** One-shot deflate of a whole member at a time (independent members, BGZF). */
         static final int MEMBERS = 4;
+        /**
+         * Streaming deflate as {@link #STREAM}, for ParallelGzipOutputStream's one member: the bulk work that an
+         * engine with a costly first binding pays back (the system zlib: 243 against 66 ms for a JVM that writes
+         * one 6-byte GzipOutputStream at level 6, Temurin 25, docs/benchmarks/gzip.md).
+         */
+        static final int PARALLEL = 8;
 
         private Use() {}
     }
@@ -125,7 +138,8 @@ enum Engine {
 
     /** A new encoder of this engine at {@code level}; only for a deflate engine whose {@link #problem()} is null. */
     DeflateEngine deflater(int level, int strategy) {
-        if (!serves(Use.STREAM, level, strategy) && !serves(Use.MEMBERS, level, strategy)) {
+        if (!serves(Use.STREAM, level, strategy) && !serves(Use.PARALLEL, level, strategy)
+                && !serves(Use.MEMBERS, level, strategy)) {
             throw new IllegalArgumentException(this + " does not deflate at level " + level + ", strategy "
                     + strategy);
         }

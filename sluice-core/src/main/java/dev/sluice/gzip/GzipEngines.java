@@ -40,6 +40,8 @@ public final class GzipEngines {
      */
     public static String deflateEngine() {
         return "one member: " + describe(Engine.Use.STREAM, 0, maxLevel(Engine.Use.STREAM))
+                + "; one member on several threads: " + describe(Engine.Use.PARALLEL, 0,
+                        maxLevel(Engine.Use.PARALLEL))
                 + "; independent members: " + describe(Engine.Use.MEMBERS, 0, maxLevel(Engine.Use.MEMBERS));
     }
 
@@ -54,6 +56,14 @@ public final class GzipEngines {
      */
     static DeflateEngine streamDeflater(int level, int strategy) {
         return choose(Engine.Use.STREAM, level, strategy, true).deflater(level, strategy);
+    }
+
+    /**
+     * The engine for ParallelGzipOutputStream's one member: as {@link #streamDeflater}, and the system's zlib where
+     * it can be used, whose binding costs more than a small stream gains.
+     */
+    static DeflateEngine parallelDeflater(int level, int strategy) {
+        return choose(Engine.Use.PARALLEL, level, strategy, true).deflater(level, strategy);
     }
 
     /**

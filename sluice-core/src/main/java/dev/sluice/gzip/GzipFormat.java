@@ -28,11 +28,16 @@ final class GzipFormat {
 
     /** Writes CRC32 and ISIZE (the size mod 2^32), little-endian. */
     static void writeTrailer(OutputStream out, long crc, long size) throws IOException {
+        out.write(trailer(crc, size));
+    }
+
+    /** CRC32 and ISIZE (the size mod 2^32), little-endian: a member's 8-byte trailer. */
+    static byte[] trailer(long crc, long size) {
         byte[] t = new byte[8];
         for (int i = 0; i < 4; i++) {
             t[i] = (byte) (crc >>> (8 * i));
             t[4 + i] = (byte) (size >>> (8 * i));
         }
-        out.write(t);
+        return t;
     }
 }

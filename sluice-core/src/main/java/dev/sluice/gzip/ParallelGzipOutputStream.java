@@ -10,14 +10,12 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.IntFunction;
-import java.util.zip.CRC32;
 import java.util.zip.Deflater;
 
 /**
@@ -96,33 +94,22 @@ public final class ParallelGzipOutputStream extends OutputStream {
         BGZF
     }
 
-    /** Input bytes per BGZF member, htslib's BGZF_BLOCK_SIZE: stored in the worst case it still fits in 64 KiB. */
-    static final int BGZF_BLOCK_SIZE = 0xff00;
-
-    /** The header of every independent member but the first. */
-    private static final GzipHeader LATER_MEMBERS = GzipHeader.builder().os(GzipHeader.OS_UNKNOWN).build();
-
     /** The smallest piece {@link #submitLast()} cuts the last block into. */
     private static final int MIN_PIECE = 64 * 1024;
 
-    /** Deflate's window: the most history a block can use as its dictionary. */
-    static final int DICTIONARY_SIZE = 32 * 1024;
+    /** Room before each block's data for the history it may be primed with. */
+    private static final int DICTIONARY_SIZE = GzipLayout.DICTIONARY_SIZE;
 
     private final OutputStream out;
-    private final GzipHeader header;
-    private final int level;
+    /** The format's header, trailer, compression and CRC rule. */
+    private final GzipLayout layout;
     private final int blockSize;
     private final int maxInFlight;
     private final int threads;
-    private final int strategy;
-    private final boolean independent;
-    private final Format format;
-    /** FEXTRA payload of the builder's header (empty if none): the first independent member keeps it beside SL. */
-    private final byte[] userExtra;
     /** Whether a block has been submitted: the first member carries the user's header. */
     private boolean submittedAny;
     private final ThreadPoolExecutor pool;
-    /** Makes compressors; null: the JDK's, at our level and strategy. Tests inject failing ones. */
+    /** Makes compressors; null: the layout's (GzipEngines' choice). Tests inject failing ones. */
     private final IntFunction<DeflateEngine> engineFactory;
     /** Idle compressors. At most one per worker thread is ever created. */
     private final Workers.Idle<DeflateEngine> engines = new Workers.Idle<>();
@@ -135,6 +122,8 @@ public final class ParallelGzipOutputStream extends OutputStream {
      * {@code blockSize + 1/8} bytes each time (a humongous allocation under G1 at the default 1 MiB block).
      */
     private final ConcurrentLinkedQueue<byte[]> freeOutputs = new ConcurrentLinkedQueue<>();
+    /** Output arrays for the layout's compress on the workers. */
+    private final IntFunction<byte[]> outputs = new Outputs();
     /**
      * The block being filled, addressed by absolute index (its position and limit serve only a channel's read): the
      * dictionary in {@code block[DICTIONARY_SIZE - dictLen .. DICTIONARY_SIZE)}, data in
@@ -169,17 +158,10 @@ public final class ParallelGzipOutputStream extends OutputStream {
 
     ParallelGzipOutputStream(Builder b, OutputStream out, IntFunction<DeflateEngine> engineFactory) {
         this.out = out;
-        this.header = b.header;
-        this.level = b.level;
-        this.format = b.format;
-        this.blockSize = b.format == Format.BGZF ? BGZF_BLOCK_SIZE : b.blockSize;
-        this.userExtra = b.header.extra().orElse(new byte[0]);
-        Checks.argument(userExtra.length + 20 <= 0xffff || format != Format.INDEPENDENT_MEMBERS,
-                "header's extra field too long to add the 20-byte SL subfield: %s", userExtra.length);
+        this.layout = GzipLayout.of(b.format, b.header, b.level, b.strategy, b.independent);
+        this.blockSize = layout.blockSize(b.blockSize);
         this.maxInFlight = 2 * b.threads;
         this.threads = b.threads;
-        this.independent = b.independent;
-        this.strategy = b.strategy;
         this.engineFactory = engineFactory;
         this.pool = Workers.pool("sluice-gzip", b.threads);
         this.block = newBlock();
@@ -310,10 +292,9 @@ public final class ParallelGzipOutputStream extends OutputStream {
         submitLast();
         writeCompleted(0);
         try {
-            if (format == Format.SINGLE_MEMBER) {
-                GzipFormat.writeTrailer(out, crc, size);
-            } else if (format == Format.BGZF) {
-                out.write(GzipMembers.BGZF_EOF);
+            byte[] epilogue = layout.epilogue(crc, size);
+            if (epilogue.length > 0) {
+                out.write(epilogue);
             }
         } catch (IOException e) {
             throw fail(e);
@@ -391,19 +372,17 @@ public final class ParallelGzipOutputStream extends OutputStream {
         ByteBuffer input = block;
         block = null;
         int pieces = Math.max(1, Math.min(4 * threads, blockLen / MIN_PIECE));
-        if (independent || threads == 1 || members()) {
-            pieces = 1; // independent blocks promise block-sized pieces; one thread gains nothing
+        if (!layout.splitsLastBlock() || threads == 1) {
+            pieces = 1; // one thread gains nothing
         }
-        if (members() && blockLen == 0 && (submittedAny || format == Format.BGZF)) {
-            // Nothing left: an empty member adds nothing but where the input is empty (gzip has at least one
-            // member; bgzip writes only the end-of-file block).
+        if (blockLen == 0 && !layout.writesEmptyLastBlock(submittedAny)) {
             return;
         }
         int from = 0;
         for (int i = 1; i <= pieces; i++) {
             int to = (int) ((long) blockLen * i / pieces);
             int off = DICTIONARY_SIZE + from;
-            int dict = independent ? 0 : Math.min(DICTIONARY_SIZE, dictLen + from);
+            int dict = Math.min(layout.dictionary(), dictLen + from);
             int len = to - from;
             boolean last = i == pieces;
             inFlight.add(pool.submit(new Task(input, off, dict, len, last, false, !submittedAny)));
@@ -412,15 +391,13 @@ public final class ParallelGzipOutputStream extends OutputStream {
         }
     }
 
-    /** True if each block is its own member (with its own header and trailer). */
-    private boolean members() {
-        return format != Format.SINGLE_MEMBER;
-    }
-
     private void writeHeader() throws IOException {
-        if (!headerWritten && !members()) {
+        if (!headerWritten) {
+            byte[] prologue = layout.prologue();
             try {
-                out.write(header.encode(GzipFormat.xfl(level)));
+                if (prologue.length > 0) {
+                    out.write(prologue);
+                }
             } catch (IOException e) {
                 throw fail(e);
             }
@@ -434,14 +411,14 @@ public final class ParallelGzipOutputStream extends OutputStream {
         writeCompleted(maxInFlight - 1);
         ByteBuffer input = block;
         int len = blockLen;
-        int dict = independent || members() ? 0 : dictLen;
+        int dict = Math.min(layout.dictionary(), dictLen);
         inFlight.add(pool.submit(new Task(input, DICTIONARY_SIZE, dict, len, false, true, !submittedAny)));
         submittedAny = true;
         ByteBuffer next = newBlock();
         // The next dictionary is the last 32 KiB of (this block's dictionary + this block): data and dictionary are
-        // contiguous in the block, so one copy moves it (a read, while a worker reads the same bytes). Members use
-        // none.
-        int keep = members() ? 0 : Math.min(DICTIONARY_SIZE, dict + len);
+        // contiguous in the block, so one copy moves it (a read, while a worker reads the same bytes). Layouts with
+        // no dictionary keep none.
+        int keep = Math.min(layout.dictionary(), dict + len);
         next.put(DICTIONARY_SIZE - keep, input, DICTIONARY_SIZE + len - keep, keep);
         block = next;
         dictLen = keep;
@@ -470,11 +447,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
             } catch (IOException e) {
                 throw fail(e);
             }
-            if (!members()) {
-                // Only the single member's trailer needs the running CRC: each independent member has its own. At
-                // level 1 the combine (then zlib's matrix method) was 2% of the CPU of a 1.1 GB run.
-                crc = Crc32s.combine(crc, c.crc, c.len);
-            }
+            crc = layout.crc(crc, c.crc, c.len);
             size += c.len;
             if (c.input != null && freeBlocks.size() < maxInFlight) {
                 freeBlocks.add(c.input);
@@ -510,117 +483,27 @@ public final class ParallelGzipOutputStream extends OutputStream {
 
         @Override
         public Compressed call() {
-            if (members()) {
-                return compressMember(input, off, len, recycle, first);
+            DeflateEngine engine = borrowEngine();
+            try {
+                Compressed c = layout.compress(engine, input, off, dictLen, len, last, first, outputs);
+                c.input = recycle ? input : null;
+                return c;
+            } finally {
+                returnEngine(engine);
             }
-            return compress(input, off, dictLen, len, last, recycle);
         }
     }
 
     /**
-     * Runs on a worker: input[off, off + len) to raw deflate, ending with SYNC_FLUSH, or with the final block if
-     * last. The result hands the input array back for reuse if {@code recycle}.
+     * An output array of at least {@code need} bytes for a worker: a written block's, or a new one. A class rather
+     * than a method reference, for the reason {@link Workers} gives for tasks.
      */
-    private Compressed compress(ByteBuffer input, int off, int dictLen, int len, boolean last, boolean recycle) {
-        DeflateEngine engine = borrowEngine();
-        try {
-            engine.reset();
-            if (dictLen > 0) {
-                engine.setDictionary(input.slice(off - dictLen, dictLen));
-            }
-            ByteBuffer data = input.slice(off, len); // a view of the worker's own: the block's position is the caller's
-            engine.setInput(data);
-            int need = len + (len >>> 3) + 64;
+    private final class Outputs implements IntFunction<byte[]> {
+        @Override
+        public byte[] apply(int need) {
             byte[] o = freeOutputs.poll();
-            if (o == null || o.length < need) {
-                o = new byte[need];
-            }
-            int n = 0;
-            if (last) {
-                engine.finish();
-                while (!engine.finished()) {
-                    if (n == o.length) {
-                        o = Arrays.copyOf(o, o.length * 2);
-                    }
-                    n += engine.deflate(o, n, o.length - n, DeflateEngine.NO_FLUSH);
-                }
-            } else {
-                for (int idle = 0; ; ) {
-                    if (n == o.length) {
-                        o = Arrays.copyOf(o, o.length * 2);
-                    }
-                    int k = engine.deflate(o, n, o.length - n, DeflateEngine.SYNC_FLUSH);
-                    n += k;
-                    if (n < o.length && engine.needsInput()) {
-                        break; // all input taken and room to spare: the flush is complete
-                    }
-                    // Room to spare with input left would be an engine that made no progress: never loop on it
-                    // forever, and never drop the input (which is what ending here on "room to spare" alone did).
-                    idle = k == 0 ? idle + 1 : 0;
-                    if (idle > 2) {
-                        throw new IllegalStateException("deflate engine made no progress with "
-                                + "input left (block of " + len + " bytes)");
-                    }
-                }
-            }
-            CRC32 c = new CRC32();
-            c.update(data);
-            return new Compressed(recycle ? input : null, len, c.getValue(), o, n);
-        } finally {
-            returnEngine(engine);
+            return o == null || o.length < need ? new byte[need] : o;
         }
-    }
-
-    /**
-     * Runs on a worker: input[off, off + len) to one complete gzip member (header with SL or BC, deflate with no
-     * dictionary, trailer), compressed one-shot.
-     */
-    private Compressed compressMember(ByteBuffer input, int off, int len, boolean recycle, boolean first) {
-        int headerLen = memberHeader(first, 0, 0).length; // the sizes do not change the header's length
-        DeflateEngine engine = borrowEngine();
-        try {
-            engine.reset();
-            ByteBuffer data = input.slice(off, len);
-            engine.setInput(data);
-            engine.finish();
-            int need = headerLen + len + (len >>> 3) + 64 + 8;
-            byte[] o = freeOutputs.poll();
-            if (o == null || o.length < need) {
-                o = new byte[need];
-            }
-            int n = headerLen;
-            while (!engine.finished()) {
-                if (n == o.length) {
-                    o = Arrays.copyOf(o, o.length * 2);
-                }
-                n += engine.deflate(o, n, o.length - n, DeflateEngine.NO_FLUSH);
-            }
-            if (o.length < n + 8) {
-                o = Arrays.copyOf(o, n + 8);
-            }
-            long total = n + 8L;
-            if (format == Format.BGZF && total > GzipMembers.BGZF_MAX_MEMBER) {
-                // zlib's worst case for 65,280 bytes is far below 64 KiB; a backend that breaks this is a bug.
-                throw new IllegalStateException("BGZF member of " + total + " bytes exceeds 65536");
-            }
-            System.arraycopy(memberHeader(first, total, len), 0, o, 0, headerLen);
-            CRC32 c = new CRC32();
-            c.update(data);
-            GzipMembers.putLe(o, n, c.getValue(), 4);
-            GzipMembers.putLe(o, n + 4, len, 4);
-            return new Compressed(recycle ? input : null, len, c.getValue(), o, n + 8);
-        } finally {
-            returnEngine(engine);
-        }
-    }
-
-    /** The header of a member of {@code total} bytes holding {@code size} input bytes. */
-    private byte[] memberHeader(boolean first, long total, long size) {
-        if (format == Format.BGZF) {
-            return GzipMembers.bgzfHeader(total);
-        }
-        byte[] extra = GzipMembers.withSl(first ? userExtra : new byte[0], total, size);
-        return (first ? header : LATER_MEMBERS).withExtra(extra).encode(GzipFormat.xfl(level));
     }
 
     private DeflateEngine borrowEngine() {
@@ -631,7 +514,7 @@ public final class ParallelGzipOutputStream extends OutputStream {
         if (engineFactory != null) {
             return engineFactory.apply(0);
         }
-        return members() ? GzipEngines.memberDeflater(level, strategy) : GzipEngines.streamDeflater(level, strategy);
+        return layout.newEngine();
     }
 
     private void returnEngine(DeflateEngine e) {
@@ -641,18 +524,17 @@ public final class ParallelGzipOutputStream extends OutputStream {
     }
 
     /**
-     * A compressed block: the input block (to recycle; null for the pieces of the last block), its length and CRC,
-     * and the raw deflate bytes.
+     * A compressed block: its input's length and CRC, the bytes to write ({@code out[0, outLen)}), and the input block
+     * to recycle (null for the pieces of the last block), which the worker sets before handing it back.
      */
-    private static final class Compressed {
-        final ByteBuffer input;
+    static final class Compressed {
+        ByteBuffer input;
         final int len;
         final long crc;
         final byte[] out;
         final int outLen;
 
-        Compressed(ByteBuffer input, int len, long crc, byte[] out, int outLen) {
-            this.input = input;
+        Compressed(int len, long crc, byte[] out, int outLen) {
             this.len = len;
             this.crc = crc;
             this.out = out;

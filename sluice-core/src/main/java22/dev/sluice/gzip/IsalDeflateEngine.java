@@ -20,8 +20,6 @@ import java.util.Objects;
 final class IsalDeflateEngine implements DeflateEngine {
     // struct isal_zstream of ISA-L 2.30 (offsets measured with offsetof on x86-64; identical from 2.25 to 2.32).
     private static final long STREAM_SIZE = 82384;
-    private static final long NEXT_IN = 0;
-    private static final long AVAIL_IN = 8;
     private static final long NEXT_OUT = 16;
     private static final long AVAIL_OUT = 24;
     private static final long LEVEL = 40;
@@ -36,14 +34,12 @@ final class IsalDeflateEngine implements DeflateEngine {
     /** ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT of 2.30 (the LARGE sizes). */
     private static final int[] LEVEL_BUF_SIZES = {0, 282624, 331776, 348160};
 
-    private static final int IN_CHUNK = 256 * 1024;
     private static final int OUT_CHUNK = 256 * 1024;
-    private static final int DICT_MAX = 32 * 1024;
 
     private final int level;
     private final MemorySegment stream;
     private final MemorySegment levelBuf;
-    private final MemorySegment in;
+    private final NativeDeflateInput input;
     private final MemorySegment out;
     private boolean ended;
     /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
@@ -64,7 +60,7 @@ final class IsalDeflateEngine implements DeflateEngine {
             try {
                 stream = arena.allocate(STREAM_SIZE + 4096, 64); // slack past 2.30's size: a guard, not a contract
                 levelBuf = arena.allocate(LEVEL_BUF_SIZES[3], 64);
-                in = arena.allocate(Math.max(IN_CHUNK, DICT_MAX), 64);
+                in = arena.allocate(NativeDeflateInput.CHUNK, 64);
                 out = arena.allocate(OUT_CHUNK, 64);
                 ok = true;
             } finally {
@@ -82,15 +78,6 @@ final class IsalDeflateEngine implements DeflateEngine {
         return POOL.size();
     }
 
-    /**
-     * The caller's direct buffer that ISA-L reads in place ({@code next_in} points into it), held so that its memory
-     * stays alive until the stream is reset; null for array input.
-     */
-    private ByteBuffer direct;
-    /** Caller's input not yet copied to C: input[inOff, inOff + inLen). */
-    private byte[] input;
-    private int inOff;
-    private int inLen;
     private boolean finishing;
 
     IsalDeflateEngine(int level) {
@@ -115,7 +102,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         release = POOL.lease(this, m);
         stream = m.stream;
         levelBuf = m.levelBuf;
-        in = m.in;
+        input = new NativeDeflateInput(stream, m.in);
         out = m.out;
         prepare();
     }
@@ -126,21 +113,14 @@ final class IsalDeflateEngine implements DeflateEngine {
         stream.set(ValueLayout.ADDRESS, LEVEL_BUF, levelBuf);
         stream.set(ValueLayout.JAVA_SHORT, GZIP_FLAG, (short) 0);
         stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) 0);
-        stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
-        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, 0);
-        input = null;
-        direct = null;
-        inLen = 0;
+        input.clear();
         finishing = false;
     }
 
     @Override
     public void setInput(byte[] b, int off, int len) {
-        Objects.checkFromIndexSize(off, len, b.length);
         checkOpen();
-        input = b;
-        inOff = off;
-        inLen = len;
+        input.set(b, off, len);
     }
 
     /**
@@ -155,20 +135,13 @@ final class IsalDeflateEngine implements DeflateEngine {
             DeflateEngine.super.setInput(b);
             return;
         }
-        input = null;
-        inLen = 0;
-        direct = b;
-        stream.set(ValueLayout.ADDRESS, NEXT_IN, MemorySegment.ofBuffer(b)); // exactly [position, limit)
-        stream.set(ValueLayout.JAVA_INT, AVAIL_IN, b.remaining());
+        input.set(b);
     }
 
     @Override
     public void setDictionary(byte[] b, int off, int len) {
-        Objects.checkFromIndexSize(off, len, b.length);
         checkOpen();
-        int n = Math.min(len, DICT_MAX); // only the last 32 KiB can be referred to
-        MemorySegment.copy(b, off + len - n, in, ValueLayout.JAVA_BYTE, 0, n);
-        setDictionary(in, n);
+        setDictionary(input.dictionary(b, off, len));
     }
 
     /** A direct buffer's dictionary goes to ISA-L where it is (which copies it into its history). */
@@ -179,14 +152,13 @@ final class IsalDeflateEngine implements DeflateEngine {
             DeflateEngine.super.setDictionary(b);
             return;
         }
-        int n = Math.min(b.remaining(), DICT_MAX);
-        setDictionary(MemorySegment.ofBuffer(b).asSlice(b.remaining() - n), n);
+        setDictionary(NativeDeflateInput.dictionary(b));
     }
 
-    private void setDictionary(MemorySegment dict, int n) {
+    private void setDictionary(MemorySegment dict) {
         int ret;
         try {
-            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, dict, n);
+            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, dict, (int) dict.byteSize());
         } catch (Throwable t) {
             throw NativeEngines.rethrow(t);
         }
@@ -202,15 +174,7 @@ final class IsalDeflateEngine implements DeflateEngine {
         int mode = flush == SYNC_FLUSH ? 1 : flush == FULL_FLUSH ? 2 : 0; // ISA-L's SYNC_FLUSH, FULL_FLUSH, NO_FLUSH
         int produced = 0;
         while (produced < len && !finished()) {
-            if (availIn() == 0 && inLen > 0) {
-                int n = Math.min(inLen, IN_CHUNK);
-                MemorySegment.copy(input, inOff, in, ValueLayout.JAVA_BYTE, 0, n);
-                inOff += n;
-                inLen -= n;
-                stream.set(ValueLayout.ADDRESS, NEXT_IN, in);
-                stream.set(ValueLayout.JAVA_INT, AVAIL_IN, n);
-            }
-            boolean lastChunk = inLen == 0;
+            boolean lastChunk = input.refill();
             int room = Math.min(len - produced, OUT_CHUNK);
             int before = availIn();
             stream.set(ValueLayout.ADDRESS, NEXT_OUT, out);
@@ -237,7 +201,7 @@ final class IsalDeflateEngine implements DeflateEngine {
     }
 
     private int availIn() {
-        return stream.get(ValueLayout.JAVA_INT, AVAIL_IN);
+        return input.availIn();
     }
 
     @Override
@@ -252,7 +216,7 @@ final class IsalDeflateEngine implements DeflateEngine {
 
     @Override
     public boolean needsInput() {
-        return inLen == 0 && availIn() == 0;
+        return input.needsInput();
     }
 
     @Override
@@ -266,8 +230,7 @@ final class IsalDeflateEngine implements DeflateEngine {
     public void end() {
         if (!ended) {
             ended = true;
-            input = null;
-            direct = null;
+            input.clear(); // drops the caller's array or buffer
             release.clean();
         }
     }

@@ -54,6 +54,9 @@ final class NativeEngines {
             if (engine == Engine.LIBDEFLATE) {
                 return Libdeflate.PROBLEM;
             }
+            if (engine == Engine.SYSTEM_ZLIB) {
+                return SystemZlib.PROBLEM;
+            }
             throw new IllegalArgumentException("not a native engine: " + engine);
         }
 
@@ -72,6 +75,9 @@ final class NativeEngines {
             }
             if (engine == Engine.LIBDEFLATE) {
                 return new LibdeflateEngine(level);
+            }
+            if (engine == Engine.SYSTEM_ZLIB) {
+                return new SystemZlibDeflateEngine(level);
             }
             throw new IllegalArgumentException("not a native deflate engine: " + engine);
         }
@@ -215,6 +221,70 @@ final class NativeEngines {
         }
 
         private Libdeflate() {}
+    }
+
+    /**
+     * The system zlib's deflate entry points, bound at first use. {@code deflateInit2_} gets the library's own
+     * {@code zlibVersion()}, so that its version check passes for any zlib 1.x; the z_stream's size is checked there.
+     */
+    static final class SystemZlib {
+        static final String SONAME = Engine.SYSTEM_ZLIB.library();
+        static final MethodHandle INIT;
+        static final MethodHandle SET_DICT;
+        static final MethodHandle DEFLATE;
+        static final MethodHandle RESET;
+        static final MethodHandle END;
+        /** The library's version string, static in the library. */
+        static final MemorySegment VERSION;
+        static final String PROBLEM;
+
+        static {
+            MethodHandle[] h = new MethodHandle[5];
+            MemorySegment version = null;
+            String problem = access();
+            if (problem == null) {
+                try {
+                    SymbolLookup lib = SymbolLookup.libraryLookup(SONAME, Arena.global());
+                    h[0] = bind(lib, "deflateInit2_", FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, C_INT,
+                            C_INT, C_INT, C_INT, C_INT, ValueLayout.ADDRESS, C_INT));
+                    h[1] = bind(lib, "deflateSetDictionary",
+                            FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
+                    h[2] = bind(lib, "deflate", FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, C_INT));
+                    h[3] = bind(lib, "deflateReset", INT_PTR);
+                    h[4] = bind(lib, "deflateEnd", INT_PTR);
+                    version = ((MemorySegment) bind(lib, "zlibVersion", FunctionDescriptor.of(ValueLayout.ADDRESS))
+                            .invokeExact()).reinterpret(64);
+                    String v = version.getString(0);
+                    if (!v.startsWith("1.")) {
+                        problem = SONAME + " is zlib " + v + ", not 1.x";
+                    }
+                } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
+                    problem = SONAME + " cannot be loaded: " + e.getMessage();
+                } catch (Throwable t) {
+                    problem = SONAME + " cannot be used: " + t;
+                }
+            }
+            INIT = h[0];
+            SET_DICT = h[1];
+            DEFLATE = h[2];
+            RESET = h[3];
+            END = h[4];
+            VERSION = version;
+            PROBLEM = problem != null ? problem : selfTest();
+        }
+
+        /** The self-test, where even making the engine may fail (deflateInit2_'s version or size check). */
+        private static String selfTest() {
+            DeflateEngine e;
+            try {
+                e = new SystemZlibDeflateEngine(6);
+            } catch (RuntimeException ex) {
+                return "system zlib self-test failed: " + ex;
+            }
+            return NativeEngines.selfTest("system zlib", null, e);
+        }
+
+        private SystemZlib() {}
     }
 
     /** Null when Sluice's module may make restricted calls without a warning, else how to allow it. */

@@ -58,6 +58,10 @@ class NativeEnginesTest {
                 .getSimpleName(), GzipEngines.deflateEngine());
         assertEquals("LibdeflateEngine", GzipEngines.memberDeflater(6, Deflater.DEFAULT_STRATEGY).getClass()
                 .getSimpleName(), GzipEngines.deflateEngine());
+        assertEquals("SystemZlibDeflateEngine", GzipEngines.parallelDeflater(6, Deflater.DEFAULT_STRATEGY)
+                .getClass().getSimpleName(), GzipEngines.deflateEngine());
+        assertEquals("JdkDeflateEngine", GzipEngines.streamDeflater(6, Deflater.DEFAULT_STRATEGY).getClass()
+                .getSimpleName(), GzipEngines.deflateEngine()); // a small stream does not pay for binding libz
         assertTrue(GzipEngines.inflateEngine().startsWith("ISA-L"), GzipEngines.inflateEngine());
     }
 
@@ -71,8 +75,8 @@ class NativeEnginesTest {
         String[] parts = deflate.split("; independent members: ");
         assertEquals(2, parts.length, deflate);
         for (int level = 0; level <= 12; level++) {
-            for (int use : new int[] {Engine.Use.STREAM, Engine.Use.MEMBERS}) {
-                if (level > 9 && use == Engine.Use.STREAM) {
+            for (int use : new int[] {Engine.Use.STREAM, Engine.Use.PARALLEL, Engine.Use.MEMBERS}) {
+                if (level > 9 && use != Engine.Use.MEMBERS) {
                     continue;
                 }
                 Engine e = GzipEngines.choose(use, level, Deflater.DEFAULT_STRATEGY, false);
@@ -83,7 +87,7 @@ class NativeEnginesTest {
                     continue;
                 }
                 assertTrue(e.serves(use, level, Deflater.DEFAULT_STRATEGY), e + " at level " + level);
-                assertTrue(parts[use == Engine.Use.STREAM ? 0 : 1].contains(e.label()), deflate);
+                assertTrue(parts[use == Engine.Use.MEMBERS ? 1 : 0].contains(e.label()), deflate);
                 if (e.isNative()) {
                     assertEquals(null, e.problem());
                 }

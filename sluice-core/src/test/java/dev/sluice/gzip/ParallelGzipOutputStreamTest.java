@@ -219,6 +219,54 @@ class ParallelGzipOutputStreamTest {
         assumeTrue(tools > 0, "none of gzip, pigz, igzip installed");
     }
 
+    /**
+     * The one-member layout at every level 1-9, on random and text input whose sizes straddle the block size and the
+     * last block's pieces, from arrays and from a file (direct blocks, read in place by a native engine): the JDK and
+     * our reader give the input back, and gzip and pigz (test mode, then decoding) accept one output per level.
+     */
+    @Test
+    void oneMemberAtEveryLevelIsReadByTheJdkGzipAndPigz(@TempDir Path dir) throws Exception {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        int block = 65_536;
+        int[] sizes = {block - 1, block, block + 1, 5 * block + 7};
+        int tools = 0;
+        for (int level = 1; level <= 9; level++) {
+            byte[] largest = null;
+            byte[] largestGz = null;
+            for (int size : sizes) {
+                byte[] data = r.nextBoolean() ? TestData.text(r, size) : TestData.mixed(r, size);
+                ParallelGzipOutputStream.Builder b = ParallelGzipOutputStream.builder().threads(2).blockSize(block)
+                        .level(level);
+                byte[] gz;
+                if (r.nextBoolean()) {
+                    gz = compress(b, data, r);
+                } else {
+                    Path f = Files.write(dir.resolve("in"), data);
+                    ByteArrayOutputStream sink = new ByteArrayOutputStream();
+                    try (ParallelGzipOutputStream out = b.build(sink); InputStream in = new FileInputStream(f.toFile())) {
+                        assertEquals(size, out.transferFrom(in));
+                    }
+                    gz = sink.toByteArray();
+                }
+                String ctx = "seed " + seed + " level " + level + " size " + size;
+                assertArrayEquals(data, TestData.readAll(new GZIPInputStream(new ByteArrayInputStream(gz))), ctx);
+                assertArrayEquals(data, TestData.readAll(new GzipInputStream(new ByteArrayInputStream(gz))), ctx);
+                largest = data;
+                largestGz = gz;
+            }
+            for (String tool : new String[] {"gzip", "pigz"}) {
+                if (Tools.installed(tool)) {
+                    Tools.run(largestGz, tool, "-t");
+                    assertArrayEquals(largest, Tools.run(largestGz, tool, "-dc"), tool + " seed " + seed + " level "
+                            + level);
+                    tools++;
+                }
+            }
+        }
+        assumeTrue(tools > 0, "neither gzip nor pigz installed");
+    }
+
     @Test
     void sizeWithinOnePercentOfOneThread() throws IOException {
         byte[] data = TestData.text(new Random(8), 8 << 20);
