@@ -382,12 +382,17 @@ final class MarkerInflater {
 
     /**
      * Resolves {@code src[from..to)} into bytes at {@code dst[at..]} with {@code window} (32 KiB, right-aligned as
-     * the markers count); the caller has checked that every marker falls in the known part of the window.
+     * the markers count); the caller has checked that every marker falls in the known part of the window. One table
+     * of every symbol's byte (the 256 bytes, then the window) makes it a branch-free lookup per symbol.
      */
     static void resolve(char[] src, int from, int to, byte[] window, byte[] dst, int at) {
+        byte[] lut = new byte[WINDOW_MARK + WINDOW];
+        for (int i = 0; i < WINDOW_MARK; i++) {
+            lut[i] = (byte) i;
+        }
+        System.arraycopy(window, 0, lut, WINDOW_MARK, WINDOW);
         for (int i = from; i < to; i++) {
-            int v = src[i];
-            dst[at + i - from] = v < WINDOW_MARK ? (byte) v : window[v - WINDOW_MARK];
+            dst[at + i - from] = lut[src[i]];
         }
     }
 

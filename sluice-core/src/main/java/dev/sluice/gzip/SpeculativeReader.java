@@ -48,6 +48,7 @@ final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
     static final int CHUNK = Defaults.intProperty("sluice.gzip.speculativeChunk", 4 << 20);
 
+    private static final boolean DEBUG = Boolean.getBoolean("sluice.gzip.speculativeDebug");
     private final int chunkSize;
     private final int softCap;
     private final int hardCap;
@@ -351,6 +352,10 @@ final class SpeculativeReader implements ChunkSource {
             boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
             if (s.firstFalse || !same) {
                 firstCandidateFalse++;
+                if (DEBUG) {
+                    System.err.println("chunk at " + c.start + ": found " + s.startBit + " status " + s.status
+                            + " truth " + rel + " firstFalse " + s.firstFalse + " windowLen " + windowLen);
+                }
             }
             if (same) {
                 r = s;
@@ -404,10 +409,24 @@ final class SpeculativeReader implements ChunkSource {
         if (found == truth) {
             return true;
         }
+        // Empty non-final fixed-Huffman blocks (10 bits: header 010, end-of-block 0000000), which pigz writes
+        // before its flushes, decode to nothing: the block after them is the same start.
+        while (truth < found && truth + 10 <= ((long) total << 3) && bits10(arr, truth) == 2) {
+            truth += 10;
+        }
+        if (found == truth) {
+            return true;
+        }
         if (found < 0 || truth < 0 || truth + 3 > ((long) total << 3)) {
             return false;
         }
         return storedHeader(arr, found) && storedHeader(arr, truth) && (found + 10) >>> 3 == (truth + 10) >>> 3;
+    }
+
+    private static int bits10(byte[] arr, long bit) {
+        int at = (int) (bit >>> 3);
+        int v = (arr[at] & 0xff) | (arr[at + 1] & 0xff) << 8 | (arr[at + 2] & 0xff) << 16;
+        return (v >>> (bit & 7)) & 0x3ff;
     }
 
     private static boolean storedHeader(byte[] arr, long bit) {
@@ -518,10 +537,7 @@ final class SpeculativeReader implements ChunkSource {
 
         @Override
         public Part call() {
-            byte[] b = freeBytes.poll();
-            if (b == null || b.length < n) {
-                b = new byte[Math.max(n, 1 << 16)];
-            }
+            byte[] b = bytes(n);
             int resolved = Math.min(markerEnd, n);
             if (resolved > 0) {
                 MarkerInflater.resolve(symbols, 0, resolved, window, b, 0);
@@ -532,6 +548,28 @@ final class SpeculativeReader implements ChunkSource {
             }
             return part(b, n);
         }
+    }
+
+    /**
+     * An array of at least {@code n} bytes for decoded bytes: one given back (as an array, or as a heap buffer the
+     * caller recycled), or a new one a quarter larger, so that the next results (whose lengths vary) fit it.
+     */
+    private byte[] bytes(int n) {
+        for (byte[] b; (b = freeBytes.poll()) != null; ) {
+            if (b.length >= n) {
+                return b;
+            }
+        }
+        for (ByteBuffer b; (b = freeOutputs.poll()) != null; ) {
+            if (!b.isDirect() && b.capacity() >= n) {
+                return b.array();
+            }
+            if (b.isDirect()) {
+                freeOutputs.offer(b); // for output(): one pass over the free buffers at most
+                break;
+            }
+        }
+        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 16, n + (n >> 2)))];
     }
 
     /** Decoded bytes {@code b[0..n)} as a result: their CRC32, in a direct buffer once the output wants one. */
@@ -851,10 +889,7 @@ final class SpeculativeReader implements ChunkSource {
 
     private void engineStep() throws IOException {
         int size = Math.min(chunkSize * 4, 4 << 20);
-        byte[] b = freeBytes.poll();
-        if (b == null || b.length < size) {
-            b = new byte[size];
-        }
+        byte[] b = bytes(size);
         int n = 0;
         for (int stalls = 0; n < size; ) {
             int k;

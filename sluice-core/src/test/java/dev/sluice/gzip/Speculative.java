@@ -22,15 +22,8 @@ final class Speculative {
     static Outcome speculative(byte[] gz, int threads, int chunk, int ahead, boolean ignoreGarbage)
             throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        GzipMembers.Member claim;
-        int[] at = {0};
-        claim = GzipMembers.readHeader(() -> {
-            if (at[0] >= gz.length) {
-                throw new java.io.EOFException("header");
-            }
-            return gz[at[0]++] & 0xff;
-        }, 0);
-        int hl = at[0];
+        int hl = headerLength(gz);
+        GzipMembers.Member claim = GzipMembers.readHeader(new Bytes(gz), 0);
         int lim = (int) Math.min(gz.length, (long) hl + ahead);
         SpeculativeReader r = new SpeculativeReader(threads, new ByteArrayInputStream(gz, lim, gz.length - lim), gz,
                 hl, lim, 0, claim, ignoreGarbage, chunk);
@@ -46,6 +39,41 @@ final class Speculative {
             return new Outcome(out.toByteArray(), e, false);
         } finally {
             r.close();
+        }
+    }
+
+    /**
+     * The first member's header length, checked as GzipInputStream checks it before it would hand over (its fields
+     * through {@link GzipMembers#readHeader}, and FHCRC).
+     */
+    static int headerLength(byte[] gz) throws IOException {
+        Bytes b = new Bytes(gz);
+        GzipMembers.readHeader(b, 0);
+        int hl = b.at;
+        if ((gz[3] & GzipHeader.FHCRC) != 0) {
+            java.util.zip.CRC32 c = new java.util.zip.CRC32();
+            c.update(gz, 0, hl - 2);
+            if (((int) c.getValue() & 0xffff) != (int) GzipMembers.le(gz, hl - 2, 2)) {
+                throw new java.util.zip.ZipException("FHCRC");
+            }
+        }
+        return hl;
+    }
+
+    private static final class Bytes implements GzipMembers.Bytes {
+        private final byte[] gz;
+        int at;
+
+        Bytes(byte[] gz) {
+            this.gz = gz;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (at >= gz.length) {
+                throw new java.io.EOFException("header");
+            }
+            return gz[at++] & 0xff;
         }
     }
 
@@ -70,7 +98,10 @@ final class Speculative {
 
     /**
      * The most bytes zlib decodes before it fails: the JDK's GZIPInputStream read a byte at a time (its inflate call
-     * that fails produces nothing). A prefix of the data where the input is bad, for comparing prefixes.
+     * that fails produces nothing). A prefix of the data where the input is bad, for comparing prefixes; one byte
+     * short where a stored block's last byte and a bad block header after it come in the same call (zlib parses the
+     * next header before it returns, and the error drops that byte), which the speculative path, decoding whole
+     * blocks, returns: the callers allow that byte.
      */
     static byte[] zlibPrefix(byte[] gz) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
