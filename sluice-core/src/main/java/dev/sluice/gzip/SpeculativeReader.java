@@ -48,7 +48,6 @@ final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
     static final int CHUNK = Defaults.intProperty("sluice.gzip.speculativeChunk", 4 << 20);
 
-    private static final boolean DEBUG = Boolean.getBoolean("sluice.gzip.speculativeDebug");
     private final int chunkSize;
     private final int softCap;
     private final int hardCap;
@@ -352,10 +351,6 @@ final class SpeculativeReader implements ChunkSource {
             boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
             if (s.firstFalse || !same) {
                 firstCandidateFalse++;
-                if (DEBUG) {
-                    System.err.println("chunk at " + c.start + ": found " + s.startBit + " status " + s.status
-                            + " truth " + rel + " firstFalse " + s.firstFalse + " windowLen " + windowLen);
-                }
             }
             if (same) {
                 r = s;
