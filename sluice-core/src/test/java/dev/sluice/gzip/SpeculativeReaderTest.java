@@ -250,4 +250,19 @@ class SpeculativeReaderTest {
         assertTrue(s.matched > s.redecoded, s.stats());
         assertEquals(0, s.engineFallbacks, s.stats());
     }
+
+    /**
+     * Issue 23's crafted incomplete and over-subscribed codes (HuffmanCodeVerdictsTest): the speculative path gives
+     * the one-thread stream's verdict with this JVM's engine (zlib's, or ISA-L's, which accepts an incomplete code
+     * whose missing codewords are unused): the Java decoder refuses them, and the engine decodes from that boundary.
+     */
+    @Test
+    void huffmanCodeVerdictsAreTheEngines() throws IOException {
+        for (HuffmanCodeVerdictsTest.Kind k : HuffmanCodeVerdictsTest.kinds()) {
+            byte[] gz = HuffmanCodeVerdictsTest.member(HuffmanCodeVerdictsTest.deflate(k), "plain");
+            for (int chunk : new int[] {7, 64, 1 << 16}) {
+                same(gz, 2, chunk, chunk, false, k + ", chunk " + chunk);
+            }
+        }
+    }
 }
