@@ -38,35 +38,14 @@ final class GzipIndexScanner {
 
     private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    static final int[] LENGTH_BASE = {3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83,
-        99, 115, 131, 163, 195, 227, 258};
-    static final int[] LENGTH_EXTRA = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5,
-        5, 0};
-    static final int[] DIST_EXTRA = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11,
-        12, 12, 13, 13};
-    private static final int[] CL_ORDER = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
-
-    private static final int LIT_BITS = 10;
-    private static final int DIST_BITS = 8;
-    private static final int[] FIXED_LIT = new int[(1 << LIT_BITS) + 288 * 32];
-    private static final int[] FIXED_DIST = new int[(1 << DIST_BITS) + 32 * 128];
-
-    static {
-        // 32 distance codes, as zlib builds them: codes 30 and 31 exist but are invalid when used.
-        byte[] lens = new byte[288 + 32];
-        for (int i = 0; i < 288; i++) {
-            lens[i] = (byte) (i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8);
-        }
-        for (int i = 0; i < 32; i++) {
-            lens[288 + i] = 5;
-        }
-        try {
-            buildTable(FIXED_LIT, LIT_BITS, lens, 0, 288, false, 0);
-            buildTable(FIXED_DIST, DIST_BITS, lens, 288, 32, true, 0);
-        } catch (ZipException e) {
-            throw new AssertionError(e);
-        }
-    }
+    private static final int LIT_BITS = DeflateTables.LIT_BITS;
+    private static final int DIST_BITS = DeflateTables.DIST_BITS;
+    private static final int[] LENGTH_BASE = DeflateTables.LENGTH_BASE;
+    private static final int[] LENGTH_EXTRA = DeflateTables.LENGTH_EXTRA;
+    private static final int[] DIST_EXTRA = DeflateTables.DIST_EXTRA;
+    private static final int[] CL_ORDER = DeflateTables.CL_ORDER;
+    private static final int[] FIXED_LIT = DeflateTables.FIXED_LIT;
+    private static final int[] FIXED_DIST = DeflateTables.FIXED_DIST;
 
     private final FileChannel file;
     private final long fileSize;
@@ -82,8 +61,8 @@ final class GzipIndexScanner {
     /** Zero bytes appended after the end of the file (lookahead only; consuming them is an error). */
     private int padded;
 
-    private final int[] lit = new int[(1 << LIT_BITS) + 288 * 32];
-    private final int[] dist = new int[(1 << DIST_BITS) + 30 * 128];
+    private final int[] lit = new int[DeflateTables.LIT_SIZE];
+    private final int[] dist = new int[DeflateTables.DIST_SIZE];
     private final int[] clTable = new int[1 << 7];
     private final byte[] lens = new byte[288 + 32];
 
@@ -281,7 +260,7 @@ final class GzipIndexScanner {
             cl[CL_ORDER[i]] = (byte) (bits & 7);
             drop(3);
         }
-        buildTable(clTable, 7, cl, 0, 19, false, blockBit);
+        buildTable(clTable, 7, cl, 0, 19, true, blockBit);
         int n = 0;
         int total = hlit + hdist;
         while (n < total) {
@@ -324,74 +303,20 @@ final class GzipIndexScanner {
             throw new ZipException("dynamic block at bit " + blockBit + ": no end-of-block code");
         }
         buildTable(lit, LIT_BITS, lens, 0, hlit, false, blockBit);
-        buildTable(dist, DIST_BITS, lens, hlit, hdist, true, blockBit);
+        buildTable(dist, DIST_BITS, lens, hlit, hdist, false, blockBit);
         checkConsumed();
     }
 
-    /**
-     * Builds a two-level decoding table. Direct entry: {@code symbol << 8 | length}; link to a subtable:
-     * {@code offset << 8 | 0x40 | subBits}; subtable entry: {@code symbol << 8 | (length - primaryBits)};
-     * 0 marks a code that does not exist (an incomplete code), which is an error only when it is met.
-     */
-    static void buildTable(int[] table, int primary, byte[] lens, int off, int n, boolean distances, long at)
-            throws ZipException {
-        int[] counts = new int[16];
-        int max = 0;
-        for (int i = 0; i < n; i++) {
-            int l = lens[off + i];
-            counts[l]++;
-            max = Math.max(max, l);
+    /** {@link DeflateTables#build}, its verdict as the scanner's exception. */
+    private static void buildTable(int[] table, int primary, byte[] lens, int off, int n, boolean codeLengthCode,
+            long at) throws ZipException {
+        int v = DeflateTables.build(table, primary, lens, off, n, codeLengthCode);
+        if (v == DeflateTables.OVER_SUBSCRIBED) {
+            throw new ZipException("over-subscribed Huffman code in the block at bit " + at);
         }
-        counts[0] = 0;
-        int left = 1;
-        for (int l = 1; l < 16; l++) {
-            left = (left << 1) - counts[l];
-            if (left < 0) {
-                throw new ZipException("over-subscribed Huffman code in the block at bit " + at);
-            }
-        }
-        // zlib's rule: an incomplete code is allowed only when it is a single code of length 1 (or empty distances).
-        if (left > 0 && max > 1) {
+        if (v == DeflateTables.INCOMPLETE) {
             throw new ZipException("incomplete Huffman code in the block at bit " + at);
         }
-        int[] next = new int[16];
-        for (int l = 1, code = 0; l < 16; l++) {
-            code = (code + counts[l - 1]) << 1;
-            next[l] = code;
-        }
-        int size = 1 << primary;
-        java.util.Arrays.fill(table, 0, size, 0);
-        int sub = Math.max(0, max - primary);
-        int free = size;
-        for (int s = 0; s < n; s++) {
-            int l = lens[off + s];
-            if (l == 0) {
-                continue;
-            }
-            int rev = Integer.reverse(next[l]++) >>> (32 - l);
-            if (l <= primary) {
-                int e = s << 8 | l;
-                for (int i = rev; i < size; i += 1 << l) {
-                    table[i] = e;
-                }
-            } else {
-                int p = rev & (size - 1);
-                int link = table[p];
-                if ((link & 0x40) == 0) {
-                    link = free << 8 | 0x40 | sub;
-                    table[p] = link;
-                    java.util.Arrays.fill(table, free, free + (1 << sub), 0);
-                    free += 1 << sub;
-                }
-                int subOff = link >>> 8;
-                int l2 = l - primary;
-                int e = s << 8 | l2;
-                for (int i = rev >>> primary; i < 1 << sub; i += 1 << l2) {
-                    table[subOff + i] = e;
-                }
-            }
-        }
-        assert !distances || n <= 32;
     }
 
     /** Decodes the symbols of one Huffman block, returns the uncompressed offset after it. */

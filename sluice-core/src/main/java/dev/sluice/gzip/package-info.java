@@ -24,7 +24,8 @@
  *       {@code MemberReader}, independent members), and the stream's decoding through an index: {@code EntryPoints} (the one
  *       seam: what the framing sees of an index, made by {@code GzipIndex.entryPoints()}), {@code PieceReader},
  *       {@code Piece}, {@code BitStarts} (starting any engine at a bit offset, which {@code GzipIndexChannel} uses
- *       too), on top of</li>
+ *       too), and without an index: {@code SpeculativeReader}, {@code BlockFinder}, {@code MarkerInflater},
+ *       {@code DeflateTables} (the deflate code tables, which {@code GzipIndexScanner} shares), on top of</li>
  *   <li>the engine seam: {@code InflateEngine} and {@code DeflateEngine}, the registry of engines ({@code Engine}) and
  *       the policy ({@code GzipEngines}); the JDK's zlib here, ISA-L and libdeflate through java.lang.foreign in the
  *       multi-release jar's {@code META-INF/versions/22}.</li>

@@ -1,0 +1,924 @@
+package dev.sluice.gzip;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.zip.CRC32;
+import java.util.zip.DataFormatException;
+import java.util.zip.ZipException;
+import dev.sluice.internal.Defaults;
+
+/**
+ * Decodes any gzip stream (one member as gzip and pigz write, or concatenated members of any tool) on worker threads
+ * without an index, by speculation (the method of rapidgzip and pugz; Sluice's code): the compressed bytes are cut
+ * into chunks of {@link #CHUNK} bytes; a worker searches each chunk (but the first) for a block start
+ * ({@link BlockFinder}) and decodes from there before the 32 KiB window before it is known ({@link MarkerInflater}),
+ * until the first block that ends in the next chunk. The caller's thread then walks the chunks in order from the
+ * known start: where a chunk's found start is the true one (the end of the chunk before it), its markers are
+ * resolved from the window (on a worker; only the window's last 32 KiB on the caller's thread), and its CRC32 is
+ * computed on the worker; where it is not (a false candidate, no candidate, a fixed-Huffman or final block there), the
+ * chunk is decoded again from the true boundary with the window known, on the caller's thread. Speculation costs time,
+ * never bytes.
+ *
+ * <p>One verdict per input: the Java decoders refuse what zlib refuses (incomplete and over-subscribed codes as zlib's
+ * inftrees.c judges them, and every other zlib check); wherever decoding from a true boundary fails in Java (bad
+ * data, input that ends, a block longer than two chunks or whose output passes the per-chunk limit), the rest of that
+ * member is decoded from that boundary, with its window, by the stream's own engine ({@link GzipEngines#inflater()},
+ * ISA-L or zlib), on the caller's thread, which gives exactly the one-thread path's bytes and exception: where ISA-L
+ * accepts an incomplete code whose missing codewords are not used, so does this path. The end of each member is
+ * checked here (CRC32, ISIZE, size subfields; one method, {@link #checkMember}), its trailer and the next header read
+ * with {@link GzipMembers#readHeader}; what follows the last member passes as zeros or is trailing garbage, as
+ * {@link GzipInputStream} judges it.
+ *
+ * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
+ * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each) plus their bytes; about 45 MiB per
+ * chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one caller thread; the workers
+ * are daemon threads of a pool owned by this object, stopped by {@link #close()} and ending on their own when idle.
+ */
+final class SpeculativeReader implements ChunkSource {
+    /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
+    static final int CHUNK = Defaults.intProperty("sluice.gzip.speculativeChunk", 4 << 20);
+
+    private final int chunkSize;
+    private final int softCap;
+    private final int hardCap;
+    private final int maxAhead;
+    private final ThreadPoolExecutor pool;
+    private final InputStream in;
+    private final boolean ignoreTrailingGarbage;
+    private boolean trailingGarbageIgnored;
+    private volatile boolean direct;
+
+    // The source: the bytes the stream read ahead, then the stream.
+    private byte[] left;
+    private int leftPos;
+    private int leftLim;
+    private boolean eof;
+    /** Offset of the next byte the source gives. */
+    private long readOffset;
+
+    /** Chunks read and not yet passed, in order. */
+    private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    private final Workers.Idle<MarkerInflater> inflaters = new Workers.Idle<>();
+    private final ConcurrentLinkedQueue<char[]> freeSymbols = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<ByteBuffer> freeOutputs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<byte[]> freeBytes = new ConcurrentLinkedQueue<>();
+
+    // The ordered walk.
+    private static final int DEFLATE = 0;
+    private static final int BETWEEN = 1;
+    private static final int ENGINE = 2;
+    private static final int END = 3;
+    private int state = DEFLATE;
+    /** DEFLATE: the true bit offset (in the file) where decoding goes on. */
+    private long pos;
+    /** BETWEEN: offset of the trailer of the member that just ended. */
+    private long trailerAt;
+    /** The 32 KiB before {@link #pos}, right-aligned; its last {@code windowLen} bytes are known. */
+    private final byte[] window = new byte[MarkerInflater.WINDOW];
+    private int windowLen;
+    /** The member being walked: where its header starts and what its size subfield claims. */
+    private long walkMember;
+    private GzipMembers.Member walkClaim;
+
+    /** Results in order, for {@link #next()}. */
+    private final ArrayDeque<Entry> results = new ArrayDeque<>();
+    private Entry lastBytes;
+
+    // The member being handed out: its CRC32 and length so far.
+    private long memberCrc;
+    private long memberLength;
+
+    // The engine that decodes the rest of a member where Java decoding from a true boundary failed.
+    private InflateEngine engine;
+    private long engineMember;
+    /** Offset just past the engine's current input. */
+    private long feedEnd;
+
+    /** Chunks whose found start was the true one, decoded again, and members passed to the engine. */
+    long matched;
+    long redecoded;
+    long firstCandidateFalse;
+    long engineFallbacks;
+
+    /**
+     * Starts after the first member's header: {@code buf[pos..lim)} are the bytes the stream read past it, at
+     * compressed offset {@code bufStart + pos}; {@code claim} is what the header's size subfield claims, or null.
+     */
+    SpeculativeReader(int threads, InputStream in, byte[] buf, int pos, int lim, long bufStart,
+            GzipMembers.Member claim, boolean ignoreTrailingGarbage, int chunkSize) {
+        this.chunkSize = chunkSize;
+        this.softCap = (int) Math.min(Integer.MAX_VALUE - 16, 8L * chunkSize + 65536);
+        this.hardCap = (int) Math.min(Integer.MAX_VALUE - 8, 10L * chunkSize + (4 << 20));
+        this.maxAhead = 2 * threads + 2;
+        this.pool = Workers.pool("sluice-speculative", threads);
+        this.in = in;
+        this.ignoreTrailingGarbage = ignoreTrailingGarbage;
+        this.left = buf;
+        this.leftPos = pos;
+        this.leftLim = lim;
+        this.readOffset = bufStart + pos;
+        this.pos = readOffset << 3;
+        this.walkMember = 0;
+        this.walkClaim = claim;
+    }
+
+    /** A stretch of the input: its own {@code len} bytes at {@code start}, then the next chunk's, in {@code arr}. */
+    private static final class Chunk {
+        final long start;
+        final byte[] arr;
+        final int len;
+        /** Bytes in {@code arr}: its own and the next chunk's (all there are at the end of the input). */
+        int total;
+        /** True once the bytes after it are in {@code arr} (or there are none). */
+        boolean complete;
+        Future<Spec> spec;
+        boolean specUsed;
+
+        Chunk(long start, byte[] arr, int len) {
+            this.start = start;
+            this.arr = arr;
+            this.len = len;
+            this.total = len;
+        }
+    }
+
+    /** A worker's decode of a chunk: from {@code startBit} of its array, {@link MarkerInflater}'s results. */
+    private static final class Spec {
+        long startBit = -1;
+        int status = MarkerInflater.FAILED;
+        long endBit;
+        char[] out;
+        int n;
+        int markerEnd;
+        int minMarker;
+        boolean firstFalse;
+    }
+
+    /** One result for {@link #next()}: decoded bytes (and the end of their member), or a failure in order. */
+    private static final class Entry {
+        Future<Part> part;
+        IOException failure;
+        /** The member ends with this entry's bytes: its trailer and what its header claimed. */
+        Check check;
+        /** After this entry the stream ended in trailing garbage that the policy let pass. */
+        boolean garbageIgnored;
+    }
+
+    private static final class Part {
+        final ByteBuffer out;
+        final int len;
+        final long crc;
+
+        Part(ByteBuffer out, int len, long crc) {
+            this.out = out;
+            this.len = len;
+            this.crc = crc;
+        }
+    }
+
+    private record Check(long member, GzipMembers.Member claim, long trailerCrc, long trailerSize, long end) {}
+
+    @Override
+    public boolean trailingGarbageIgnored() {
+        return trailingGarbageIgnored;
+    }
+
+    @Override
+    public void directOutput() {
+        direct = true;
+    }
+
+    @Override
+    public void recycle(ParallelInflate.Decoded chunk) {
+        if (freeOutputs.size() < maxAhead) {
+            freeOutputs.offer(chunk.out);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Entry e : results) {
+            if (e.part != null) {
+                e.part.cancel(false);
+            }
+        }
+        results.clear();
+        for (Chunk c : chunks) {
+            if (c.spec != null) {
+                c.spec.cancel(false);
+            }
+        }
+        chunks.clear();
+        pool.shutdown();
+        inflaters.close();
+        if (engine != null) {
+            engine.end();
+            engine = null;
+        }
+        state = END;
+    }
+
+    /** A one-line account of the speculation, for benchmarks. */
+    String stats() {
+        return "matched=" + matched + " redecoded=" + redecoded + " firstCandidateFalse=" + firstCandidateFalse
+                + " engineFallbacks=" + engineFallbacks;
+    }
+
+    @Override
+    public ParallelInflate.Decoded next() throws IOException {
+        while (true) {
+            while (state != END && results.size() < maxAhead) {
+                try {
+                    step();
+                } catch (IOException e) {
+                    Entry f = new Entry();
+                    f.failure = e;
+                    results.add(f);
+                    state = END;
+                }
+            }
+            Entry e = results.poll();
+            if (e == null) {
+                return null;
+            }
+            if (e.failure != null) {
+                close();
+                throw e.failure;
+            }
+            Part p = get(e.part);
+            memberCrc = Crc32s.combine(memberCrc, p.crc, p.len);
+            memberLength += p.len;
+            if (e.check != null) {
+                checkMember(e.check, memberCrc, memberLength);
+                memberCrc = 0;
+                memberLength = 0;
+            }
+            if (e.garbageIgnored) {
+                trailingGarbageIgnored = true;
+            }
+            if (p.len > 0) {
+                return new ParallelInflate.Decoded(null, p.out, p.len, null);
+            }
+        }
+    }
+
+    /**
+     * A member's end against its trailer and size subfield: the one place of these verdicts here, with
+     * {@link GzipInputStream}'s messages (readTrailer, checkClaimedSizes), for the pipeline's owner of them to take.
+     */
+    private static void checkMember(Check c, long crc, long length) throws ZipException {
+        if (crc != c.trailerCrc) {
+            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
+                    + " (decoded data) in member at offset %d", c.trailerCrc, crc, c.member));
+        }
+        if ((length & 0xffffffffL) != c.trailerSize) {
+            throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size mod"
+                    + " 2^32) in member at offset %d", c.trailerSize, length & 0xffffffffL, c.member));
+        }
+        GzipMembers.Member m = c.claim;
+        if (m != null) {
+            String where = " in member at offset " + c.member;
+            if (!m.bgzf() && length != m.uncompressedSize()) {
+                throw new ZipException("member decodes to " + length + " bytes, but the SL subfield says "
+                        + m.uncompressedSize() + where);
+            }
+            if (c.end - c.member != m.totalLength()) {
+                throw new ZipException("member is " + (c.end - c.member) + " bytes long, but the "
+                        + (m.bgzf() ? "BC" : "SL") + " subfield says " + m.totalLength() + where);
+            }
+        }
+    }
+
+    private static <T> T get(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a gzip chunk");
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw (IOException) c;
+            }
+            if (c instanceof Error) {
+                throw (Error) c;
+            }
+            throw new IOException("a speculative gunzip worker failed: " + c, c);
+        }
+    }
+
+    // ---- The ordered walk (caller's thread).
+
+    /** Adds at least one entry to {@link #results}, or moves to END. */
+    private void step() throws IOException {
+        switch (state) {
+            case DEFLATE:
+                deflateStep();
+                break;
+            case BETWEEN:
+                between();
+                break;
+            case ENGINE:
+                engineStep();
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void deflateStep() throws IOException {
+        Chunk c = chunkAt(pos >>> 3);
+        if (c == null) {
+            startEngine(); // the input ends at the boundary: the engine says so as the one-thread path does
+            return;
+        }
+        readAhead();
+        long rel = pos - (c.start << 3);
+        Spec r = null;
+        if (!c.specUsed && c.spec != null) {
+            c.specUsed = true;
+            Spec s = get(c.spec);
+            boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
+            if (s.firstFalse || !same) {
+                firstCandidateFalse++;
+            }
+            if (same) {
+                r = s;
+                matched++;
+            } else {
+                recycleSymbols(s);
+            }
+        }
+        if (r == null) {
+            redecoded++;
+            r = decode(c, rel);
+        }
+        if (r.status == MarkerInflater.FAILED || r.minMarker < MarkerInflater.WINDOW - windowLen) {
+            recycleSymbols(r);
+            startEngine();
+            return;
+        }
+        Entry e = new Entry();
+        byte[] w = r.markerEnd > 0 ? window.clone() : null;
+        slide(r, w); // before the worker's Finish gives the symbols back for reuse
+        e.part = pool.submit(new Finish(r.out, r.n, r.markerEnd, w));
+        results.add(e);
+        lastBytes = e;
+        if (r.status == MarkerInflater.MEMBER_END) {
+            state = BETWEEN;
+            trailerAt = c.start + ((r.endBit + 7) >>> 3);
+        } else {
+            pos = (c.start << 3) + r.endBit;
+        }
+    }
+
+    /** The window after a decoded stretch: the last 32 KiB of the window and the stretch's bytes. */
+    private void slide(Spec r, byte[] w) {
+        int n = r.n;
+        int keep = Math.min(MarkerInflater.WINDOW, n);
+        int old = MarkerInflater.WINDOW - keep;
+        System.arraycopy(window, keep, window, 0, old);
+        if (w != null) {
+            MarkerInflater.resolve(r.out, n - keep, n, w, window, old);
+        } else {
+            MarkerInflater.narrow(r.out, n - keep, n, window, old);
+        }
+        windowLen = (int) Math.min(MarkerInflater.WINDOW, (long) windowLen + n);
+    }
+
+    /**
+     * True if decoding from bit {@code found} gives what decoding from {@code truth} gives: the same bit, or two
+     * non-final stored-block headers whose data starts at the same byte (the padding between them is skipped).
+     */
+    private static boolean sameStart(byte[] arr, int total, long found, long truth) {
+        if (found == truth) {
+            return true;
+        }
+        // Empty non-final fixed-Huffman blocks (10 bits: header 010, end-of-block 0000000), which pigz writes
+        // before its flushes, decode to nothing: the block after them is the same start.
+        while (truth < found && truth + 10 <= ((long) total << 3) && bits10(arr, truth) == 2) {
+            truth += 10;
+        }
+        if (found == truth) {
+            return true;
+        }
+        if (found < 0 || truth < 0 || truth + 3 > ((long) total << 3)) {
+            return false;
+        }
+        return storedHeader(arr, found) && storedHeader(arr, truth) && (found + 10) >>> 3 == (truth + 10) >>> 3;
+    }
+
+    private static int bits10(byte[] arr, long bit) {
+        int at = (int) (bit >>> 3);
+        int v = (arr[at] & 0xff) | (arr[at + 1] & 0xff) << 8 | (arr[at + 2] & 0xff) << 16;
+        return (v >>> (bit & 7)) & 0x3ff;
+    }
+
+    private static boolean storedHeader(byte[] arr, long bit) {
+        int v = ((arr[(int) (bit >>> 3)] & 0xff) | (arr[(int) (bit >>> 3) + 1] & 0xff) << 8) >>> (bit & 7);
+        return (v & 7) == 0;
+    }
+
+    /** Decodes chunk {@code c} from a known start, on the caller's thread. */
+    private Spec decode(Chunk c, long rel) {
+        MarkerInflater m = inflater();
+        try {
+            Spec s = new Spec();
+            run(m, s, c, rel);
+            return s;
+        } finally {
+            inflaters.offer(m);
+        }
+    }
+
+    private MarkerInflater inflater() {
+        MarkerInflater m = inflaters.poll();
+        return m != null ? m : new MarkerInflater();
+    }
+
+    /** Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. */
+    private boolean run(MarkerInflater m, Spec s, Chunk c, long rel) {
+        char[] out = freeSymbols.poll();
+        m.out = out != null ? out : new char[Math.min(hardCap, 4 * chunkSize + 65536)];
+        int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, false, softCap, hardCap);
+        s.startBit = rel;
+        s.status = status;
+        s.endBit = m.endBit;
+        s.out = m.out;
+        s.n = m.n;
+        s.markerEnd = m.markerEnd;
+        s.minMarker = m.minMarker;
+        m.out = null;
+        if (status == MarkerInflater.FAILED) {
+            recycleSymbols(s);
+            return false;
+        }
+        return true;
+    }
+
+    private void recycleSymbols(Spec s) {
+        if (s.out != null && freeSymbols.size() < maxAhead) {
+            freeSymbols.offer(s.out);
+        }
+        s.out = null;
+    }
+
+    /**
+     * A chunk's decode on a worker: from its known start, or speculative, candidates from its first bit until one
+     * decodes.
+     */
+    private final class Speculate implements Callable<Spec> {
+        private final Chunk c;
+        /** The known start (bit of the chunk's array), or -1 to search. */
+        private final long known;
+
+        Speculate(Chunk c, long known) {
+            this.c = c;
+            this.known = known;
+        }
+
+        @Override
+        public Spec call() {
+            MarkerInflater m = inflater();
+            Spec s = new Spec();
+            try {
+                if (known >= 0) {
+                    run(m, s, c, known);
+                    return s;
+                }
+                long stop = (long) c.len << 3;
+                for (long from = 0; from < stop; ) {
+                    long bit = BlockFinder.next(m, c.arr, c.total, from, stop);
+                    if (bit < 0) {
+                        break;
+                    }
+                    if (run(m, s, c, bit)) {
+                        return s;
+                    }
+                    s.firstFalse = true;
+                    from = bit + 1;
+                }
+                s.status = MarkerInflater.FAILED;
+                return s;
+            } finally {
+                inflaters.offer(m);
+            }
+        }
+    }
+
+    /** Resolves a decoded stretch into bytes and computes its CRC32, on a worker. */
+    private final class Finish implements Callable<Part> {
+        private final char[] symbols;
+        private final int n;
+        private final int markerEnd;
+        private final byte[] window;
+
+        Finish(char[] symbols, int n, int markerEnd, byte[] window) {
+            this.symbols = symbols;
+            this.n = n;
+            this.markerEnd = markerEnd;
+            this.window = window;
+        }
+
+        @Override
+        public Part call() {
+            byte[] b = bytes(n);
+            int resolved = Math.min(markerEnd, n);
+            if (resolved > 0) {
+                MarkerInflater.resolve(symbols, 0, resolved, window, b, 0);
+            }
+            MarkerInflater.narrow(symbols, resolved, n, b, resolved);
+            if (freeSymbols.size() < maxAhead) {
+                freeSymbols.offer(symbols);
+            }
+            return part(b, n);
+        }
+    }
+
+    /**
+     * An array of at least {@code n} bytes for decoded bytes: one given back (as an array, or as a heap buffer the
+     * caller recycled), or a new one a quarter larger, so that the next results (whose lengths vary) fit it.
+     */
+    private byte[] bytes(int n) {
+        for (byte[] b; (b = freeBytes.poll()) != null; ) {
+            if (b.length >= n) {
+                return b;
+            }
+        }
+        for (ByteBuffer b; (b = freeOutputs.poll()) != null; ) {
+            if (!b.isDirect() && b.capacity() >= n) {
+                return b.array();
+            }
+            if (b.isDirect()) {
+                freeOutputs.offer(b); // for output(): one pass over the free buffers at most
+                break;
+            }
+        }
+        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 16, n + (n >> 2)))];
+    }
+
+    /** Decoded bytes {@code b[0..n)} as a result: their CRC32, in a direct buffer once the output wants one. */
+    private Part part(byte[] b, int n) {
+        CRC32 crc = new CRC32();
+        crc.update(b, 0, n);
+        ByteBuffer out;
+        if (direct) {
+            out = output(n, true);
+            out.put(b, 0, n).clear();
+            if (freeBytes.size() < maxAhead) {
+                freeBytes.offer(b);
+            }
+        } else {
+            out = ByteBuffer.wrap(b);
+        }
+        return new Part(out, n, crc.getValue());
+    }
+
+    private ByteBuffer output(int n, boolean d) {
+        for (ByteBuffer b; (b = freeOutputs.poll()) != null; ) {
+            if (b.capacity() >= n && b.isDirect() == d) {
+                return b.clear();
+            }
+            if (!b.isDirect() && freeBytes.size() < maxAhead) {
+                freeBytes.offer(b.array());
+            }
+        }
+        return d ? ByteBuffer.allocateDirect(Math.max(n, 1 << 16)) : ByteBuffer.allocate(Math.max(n, 1 << 16));
+    }
+
+    // ---- The input.
+
+    /**
+     * The chunk holding offset {@code at}, with the next chunk's bytes after its own; chunks before it are dropped.
+     * Null if the input ends before {@code at}.
+     */
+    private Chunk chunkAt(long at) throws IOException {
+        while (!chunks.isEmpty() && chunks.peekFirst().start + chunks.peekFirst().len <= at) {
+            Chunk d = chunks.pollFirst();
+            if (d.spec != null && !d.specUsed) {
+                d.spec.cancel(false);
+                if (d.spec.isDone() && !d.spec.isCancelled()) {
+                    try {
+                        recycleSymbols(d.spec.get());
+                    } catch (InterruptedException | ExecutionException ignored) {
+                        // a cancelled or failed guess: nothing to give back
+                    }
+                }
+            }
+        }
+        while (chunks.isEmpty() || chunks.peekLast().start + chunks.peekLast().len <= at) {
+            if (readChunk() == null) {
+                return null;
+            }
+        }
+        Chunk c = null;
+        for (Chunk k : chunks) {
+            if (k.start <= at && at < k.start + k.len) {
+                c = k;
+                break;
+            }
+        }
+        if (c == null) {
+            throw new IllegalStateException("offset " + at + " before the chunks held: " + chunks.peekFirst().start
+                    + " state " + state);
+        }
+        complete(c);
+        return c;
+    }
+
+    /** Makes sure {@code c} holds the next chunk's bytes (reading it if needed). */
+    private void complete(Chunk c) throws IOException {
+        if (!c.complete && chunks.peekLast() == c) {
+            readChunk();
+        }
+    }
+
+    /** Reads chunks and submits their speculative decodes until {@link #maxAhead} are held. */
+    private void readAhead() throws IOException {
+        while (chunks.size() < maxAhead && !eof) {
+            if (readChunk() == null) {
+                break;
+            }
+        }
+    }
+
+    /**
+     * Reads the next chunk; the chunk before it gets a copy of its bytes and, now complete, its speculative decode.
+     * Null at the end of the input.
+     */
+    private Chunk readChunk() throws IOException {
+        byte[] arr = new byte[2 * chunkSize + 16];
+        int got = read(arr, 0, chunkSize);
+        Chunk prev = chunks.peekLast();
+        if (got <= 0) {
+            if (prev != null && !prev.complete) {
+                prev.complete = true;
+                submit(prev);
+            }
+            return null;
+        }
+        Chunk c = new Chunk(readOffset - got, arr, got);
+        if (prev != null && !prev.complete) {
+            System.arraycopy(arr, 0, prev.arr, prev.len, got);
+            prev.total = prev.len + got;
+            prev.complete = true;
+            submit(prev);
+        }
+        chunks.add(c);
+        if (got < chunkSize) {
+            eof = true;
+            c.complete = true;
+            submit(c);
+        }
+        return c;
+    }
+
+    /**
+     * Starts a chunk's decode on a worker: from the true start where the walk is in it, else a speculative one; none
+     * while the engine runs (it reads those chunks itself) or for chunks the walk has passed.
+     */
+    private void submit(Chunk c) {
+        if (c.spec != null || state == ENGINE || state == END) {
+            return;
+        }
+        long at = state == DEFLATE ? pos >>> 3 : trailerAt;
+        if (state == DEFLATE && c.start <= at && at < c.start + c.len) {
+            c.spec = pool.submit(new Speculate(c, pos - (c.start << 3)));
+        } else if (at < c.start) {
+            c.spec = pool.submit(new Speculate(c, -1));
+        }
+    }
+
+    /** Reads up to {@code len} bytes, fewer only at the end of the input. */
+    private int read(byte[] b, int off, int len) throws IOException {
+        int done = 0;
+        while (done < len) {
+            int n;
+            if (leftPos < leftLim) {
+                n = Math.min(len - done, leftLim - leftPos);
+                System.arraycopy(left, leftPos, b, off + done, n);
+                leftPos += n;
+            } else if (eof) {
+                break;
+            } else {
+                n = in.read(b, off + done, len - done);
+                if (n < 0) {
+                    eof = true;
+                    break;
+                }
+            }
+            done += n;
+            readOffset += n;
+        }
+        return done;
+    }
+
+    /** The byte at offset {@code at} (at or after the first chunk held), or -1 past the end of the input. */
+    private int byteAt(long at) throws IOException {
+        Chunk c = chunkAt(at);
+        return c == null ? -1 : c.arr[(int) (at - c.start)] & 0xff;
+    }
+
+    // ---- Between members, and after the last.
+
+    /** Reads the trailer of the member that ended and the next header, or what follows the last member. */
+    private void between() throws IOException {
+        long t = trailerAt;
+        long crc = 0;
+        long size = 0;
+        for (int i = 0; i < 8; i++) {
+            int b = byteAt(t + i);
+            if (b < 0) {
+                throw new EOFException("truncated gzip input: end of stream at offset " + (t + i) + " while reading "
+                        + (i < 4 ? "the CRC32 trailer" : "the ISIZE trailer") + " of member at offset " + walkMember);
+            }
+            if (i < 4) {
+                crc |= (long) b << (8 * i);
+            } else {
+                size |= (long) b << (8 * (i - 4));
+            }
+        }
+        lastBytes.check = new Check(walkMember, walkClaim, crc, size, t + 8);
+        long h = t + 8;
+        int id1 = byteAt(h);
+        if (id1 < 0) {
+            state = END;
+            return;
+        }
+        if (id1 != 0x1f) {
+            trailing(id1 != 0 ? h : -1, h);
+            return;
+        }
+        int id2 = byteAt(h + 1);
+        if (id2 < 0) {
+            throw new EOFException("truncated gzip input: end of stream at offset " + (h + 1)
+                    + " while reading the magic number of member at offset " + h);
+        }
+        if (id2 != 0x8b) {
+            trailing(h, h);
+            return;
+        }
+        HeaderBytes hb = new HeaderBytes(h, id1, id2);
+        GzipMembers.Member claim = GzipMembers.readHeader(hb, h);
+        byte[] header = hb.bytes.toByteArray();
+        int length = header.length;
+        if ((header[3] & GzipHeader.FHCRC) != 0) {
+            CRC32 c = new CRC32();
+            c.update(header, 0, length - 2);
+            int computed = (int) c.getValue() & 0xffff;
+            int stored = (int) GzipMembers.le(header, length - 2, 2);
+            if (stored != computed) {
+                throw new ZipException(String.format("header CRC16 (FHCRC) mismatch: expected 0x%04x (FHCRC field),"
+                        + " actual 0x%04x (header bytes) in member at offset %d", stored, computed, h));
+            }
+        }
+        walkMember = h;
+        walkClaim = claim;
+        windowLen = 0;
+        pos = (h + length) << 3;
+        state = DEFLATE;
+    }
+
+    /** The input from {@link #next} on, for {@link GzipMembers#readHeader}. */
+    private final class HeaderBytes implements GzipMembers.Bytes {
+        long next;
+        /** The header's bytes as read (the walk never reads back: the chunks before it are gone). */
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+
+        /** The magic number, read already: the walk never reads back. */
+        private final int id1;
+        private final int id2;
+        private final long start;
+
+        HeaderBytes(long next, int id1, int id2) {
+            this.next = next;
+            this.start = next;
+            this.id1 = id1;
+            this.id2 = id2;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = next == start ? id1 : next == start + 1 ? id2 : byteAt(next);
+            if (b < 0) {
+                throw new EOFException("truncated gzip input: end of stream at offset " + next
+                        + " inside the header of member at offset " + walkMember);
+            }
+            next++;
+            bytes.write(b);
+            return b;
+        }
+    }
+
+    /** After the last member, from {@code from}: zeros pass; other data is garbage ({@link GzipInputStream}'s rule). */
+    private void trailing(long garbageAt, long from) throws IOException {
+        long at = garbageAt;
+        for (long i = from; at < 0; i++) {
+            int b = byteAt(i);
+            if (b < 0) {
+                break;
+            }
+            if (b != 0) {
+                at = i;
+            }
+        }
+        state = END;
+        if (at < 0) {
+            return;
+        }
+        if (!ignoreTrailingGarbage) {
+            throw new ZipException("trailing garbage after the last gzip member at offset " + at
+                    + " (expected end of input or another member)");
+        }
+        lastBytes.garbageIgnored = true;
+        byte[] skip = new byte[8192];
+        while (read(skip, 0, skip.length) > 0) {
+            // read the source to its end, as the one-thread path does
+        }
+        chunks.clear();
+    }
+
+    // ---- The engine, for the rest of a member where Java decoding from a true boundary failed.
+
+    private void startEngine() throws IOException {
+        engineFallbacks++;
+        if (engine == null) {
+            engine = GzipEngines.inflater();
+        }
+        engine.reset();
+        if (windowLen > 0) {
+            engine.setDictionary(window, MarkerInflater.WINDOW - windowLen, windowLen);
+        }
+        engineMember = walkMember;
+        long at = pos >>> 3;
+        Chunk c = chunkAt(at);
+        for (Chunk k : chunks) {
+            if (k.spec != null && !k.specUsed) {
+                k.spec.cancel(false);
+                k.specUsed = true;
+            }
+        }
+        state = ENGINE;
+        if (c == null) {
+            feedEnd = at;
+            return; // no input at all: the engine's first step reports the truncation
+        }
+        int from = (int) (at - c.start);
+        int n = c.len - from;
+        byte[] primed = new byte[Piece.ROOM + n];
+        System.arraycopy(c.arr, from, primed, Piece.ROOM, n);
+        int start = BitStarts.prime(primed, Piece.ROOM, (int) (pos & 7));
+        engine.setInput(primed, start, Piece.ROOM + n - start);
+        feedEnd = c.start + c.len;
+    }
+
+    private void engineStep() throws IOException {
+        int size = Math.min(chunkSize * 4, 4 << 20);
+        byte[] b = bytes(size);
+        int n = 0;
+        for (int stalls = 0; n < size; ) {
+            int k;
+            try {
+                k = engine.inflate(b, n, size - n);
+            } catch (DataFormatException e) {
+                throw new ZipException("invalid deflate data in member at offset " + engineMember + " (input offset "
+                        + (feedEnd - engine.remaining()) + "): " + e.getMessage());
+            }
+            n += k;
+            if (engine.finished()) {
+                trailerAt = feedEnd - engine.remaining();
+                state = BETWEEN;
+                break;
+            }
+            if (k > 0) {
+                stalls = 0;
+            } else if (engine.needsInput()) {
+                Chunk c = chunkAt(feedEnd);
+                if (c == null) {
+                    throw new EOFException("truncated gzip input: end of stream at offset " + feedEnd
+                            + " inside the deflate data of member at offset " + engineMember);
+                }
+                int from = (int) (feedEnd - c.start);
+                engine.setInput(c.arr, from, c.len - from);
+                feedEnd = c.start + c.len;
+            } else if (++stalls > 2) {
+                throw new ZipException("deflate decoder made no progress at input offset "
+                        + (feedEnd - engine.remaining()) + " in member at offset " + engineMember);
+            }
+        }
+        Entry e = new Entry();
+        e.part = CompletableFuture.completedFuture(part(b, n));
+        results.add(e);
+        lastBytes = e;
+    }
+}
