@@ -92,12 +92,23 @@ public final class GzipInputStream extends InputStream {
 
     /**
      * The decoding strategy, from {@code -Dsluice.gzip.strategy=}: {@code auto} (the default: index pieces when the
-     * stream has an index, independent members on workers where they have a size subfield, else one thread),
-     * {@code serial} (every member on the caller's thread, whatever the threads) or {@code speculative} (any gzip
-     * without an index on workers: the speculative strategy; one thread until it exists). Read once; an unknown
-     * value is an IllegalArgumentException when a stream is made.
+     * stream has an index, independent members on workers where they have a size subfield, else, with at least
+     * {@link #SPECULATIVE_MIN_THREADS} threads, speculative chunks, and one thread below that), {@code serial} (every
+     * member on the caller's thread, whatever the threads) or {@code speculative} (any gzip without an index on
+     * workers, {@link SpeculativeReader}, with two threads or more). Read once; an unknown value is an
+     * IllegalArgumentException when a stream is made.
      */
     static final String STRATEGY = System.getProperty("sluice.gzip.strategy", "auto");
+
+    /**
+     * The threads from which {@code auto} decodes a gzip with neither an index nor size subfields speculatively:
+     * 8, overridable with {@code -Dsluice.gzip.speculativeMinThreads=}. Measured on 2 cores (docs/benchmarks/gzip.md,
+     * issue 32's section): the speculative pipeline decodes about 185 MB/s of output per core against one-thread
+     * ISA-L's 520 MB/s and zlib's 335 MB/s, so it cannot pay on 2 cores with ISA-L (3.3-3.6 s against 1.8-1.9 s
+     * for the 1.1 GB file); from those rates it breaks even at about 4 cores and is clearly ahead from 6. 8 leaves
+     * a margin for what was not measured on more cores (the ordered resolver's share, memory bandwidth).
+     */
+    static final int SPECULATIVE_MIN_THREADS = Defaults.intProperty("sluice.gzip.speculativeMinThreads", 8);
 
     /**
      * Whether a strategy on workers reads the source through {@link Prefetch} (a reader thread), so that the caller's
@@ -138,6 +149,8 @@ public final class GzipInputStream extends InputStream {
     private boolean usedWorkers;
     /** Output bytes per piece with an index ({@link PieceReader#PIECE_SIZE}; tests make it small). */
     private long pieceSize = PieceReader.PIECE_SIZE;
+    /** Compressed bytes per speculative chunk ({@link SpeculativeReader#CHUNK}; tests make it small). */
+    private int speculativeChunk = SpeculativeReader.CHUNK;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
     /**
@@ -765,11 +778,13 @@ public final class GzipInputStream extends InputStream {
             }
             return new MemberReader(members, in, buf, pos, lim, bufStart, claimed, header);
         }
-        if (strategy.equals("speculative") && memberStart == 0) {
-            // Issue 32's strategy plugs in here, with the constructor every strategy has:
-            // return new SpeculativeReader(new ParallelInflate(threads), in, buf, pos, lim, bufStart, claimed,
-            //         ignoreTrailingGarbage);
-            return null;
+        if (memberStart == 0 && (strategy.equals("speculative")
+                || strategy.equals("auto") && threads >= SPECULATIVE_MIN_THREADS)) {
+            prefetch();
+            SpeculativeReader r = new SpeculativeReader(threads, in, buf, pos, lim, bufStart, claimed,
+                    ignoreTrailingGarbage, speculativeChunk);
+            engine.end(); // the reader decodes with engines of its own from here on
+            return r;
         }
         return null;
     }
@@ -911,6 +926,7 @@ public final class GzipInputStream extends InputStream {
         private int threads = DEFAULT_THREADS;
         private EntryPoints entryPoints;
         private long pieceSize = PieceReader.PIECE_SIZE;
+        private int speculativeChunk = SpeculativeReader.CHUNK;
         private String strategy = STRATEGY;
         private boolean stats;
 
@@ -925,6 +941,12 @@ public final class GzipInputStream extends InputStream {
         /** Output bytes per piece with an index (tests: tiny pieces). */
         Builder pieceSize(long bytes) {
             this.pieceSize = Checks.positive(bytes, "pieceSize");
+            return this;
+        }
+
+        /** Compressed bytes per speculative chunk (tests: tiny chunks, so that speculation runs on small inputs). */
+        Builder speculativeChunk(int bytes) {
+            this.speculativeChunk = Checks.positive(bytes, "speculativeChunk");
             return this;
         }
 
@@ -1013,6 +1035,7 @@ public final class GzipInputStream extends InputStream {
                 s.meter = new GzipStats.Meter();
             }
             s.pieceSize = pieceSize;
+            s.speculativeChunk = speculativeChunk;
             s.strategy = strategy;
             return s;
         }

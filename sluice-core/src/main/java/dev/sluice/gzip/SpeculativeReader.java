@@ -35,7 +35,7 @@ import dev.sluice.internal.Defaults;
  * member is decoded from that boundary, with its window, by the stream's own engine ({@link GzipEngines#inflater()},
  * ISA-L or zlib), on the caller's thread, which gives exactly the one-thread path's bytes and exception: where ISA-L
  * accepts an incomplete code whose missing codewords are not used, so does this path. The end of each member is
- * checked here (CRC32, ISIZE, size subfields; one method, {@link #checkMember}), its trailer and the next header read
+ * checked here (CRC32, ISIZE, size subfields, through {@link MemberCheck}), its trailer and the next header read
  * with {@link GzipMembers#readHeader}; what follows the last member passes as zeros or is trailing garbage, as
  * {@link GzipInputStream} judges it.
  *
@@ -272,31 +272,10 @@ final class SpeculativeReader implements ChunkSource {
         }
     }
 
-    /**
-     * A member's end against its trailer and size subfield: the one place of these verdicts here, with
-     * {@link GzipInputStream}'s messages (readTrailer, checkClaimedSizes), for the pipeline's owner of them to take.
-     */
+    /** A member's end against its trailer and size subfield, through the pipeline's one owner of those verdicts. */
     private static void checkMember(Check c, long crc, long length) throws ZipException {
-        if (crc != c.trailerCrc) {
-            throw new ZipException(String.format("CRC32 mismatch: expected 0x%08x (trailer), actual 0x%08x"
-                    + " (decoded data) in member at offset %d", c.trailerCrc, crc, c.member));
-        }
-        if ((length & 0xffffffffL) != c.trailerSize) {
-            throw new ZipException(String.format("ISIZE mismatch: expected %d (trailer), actual %d (decoded size mod"
-                    + " 2^32) in member at offset %d", c.trailerSize, length & 0xffffffffL, c.member));
-        }
-        GzipMembers.Member m = c.claim;
-        if (m != null) {
-            String where = " in member at offset " + c.member;
-            if (!m.bgzf() && length != m.uncompressedSize()) {
-                throw new ZipException("member decodes to " + length + " bytes, but the SL subfield says "
-                        + m.uncompressedSize() + where);
-            }
-            if (c.end - c.member != m.totalLength()) {
-                throw new ZipException("member is " + (c.end - c.member) + " bytes long, but the "
-                        + (m.bgzf() ? "BC" : "SL") + " subfield says " + m.totalLength() + where);
-            }
-        }
+        MemberCheck.trailer(c.trailerCrc, c.trailerSize, crc, length, c.member);
+        MemberCheck.claimed(c.claim, length, c.end - c.member, c.member);
     }
 
     private static <T> T get(Future<T> f) throws IOException {
@@ -836,11 +815,7 @@ final class SpeculativeReader implements ChunkSource {
         if (at < 0) {
             return;
         }
-        if (!ignoreTrailingGarbage) {
-            throw new ZipException("trailing garbage after the last gzip member at offset " + at
-                    + " (expected end of input or another member)");
-        }
-        lastBytes.garbageIgnored = true;
+        lastBytes.garbageIgnored = MemberCheck.trailingGarbage(at, ignoreTrailingGarbage);
         byte[] skip = new byte[8192];
         while (read(skip, 0, skip.length) > 0) {
             // read the source to its end, as the one-thread path does

@@ -42,8 +42,9 @@ class ChunkSourceContractTest {
         return List.of(
                 new Strategy("members, 3 threads", false, b -> b.threads(3).strategy("auto")),
                 new Strategy("index pieces, 2 threads", true, b -> b.threads(2).pieceSize(1 + 40_000)),
-                new Strategy("index pieces, 3 threads, 1-byte pieces", true, b -> b.threads(3).pieceSize(1)));
-        // Issue 32: new Strategy("speculative, 4 threads", false, b -> b.threads(4).strategy("speculative")),
+                new Strategy("index pieces, 3 threads, 1-byte pieces", true, b -> b.threads(3).pieceSize(1)),
+                new Strategy("speculative, 3 threads, 4 KiB chunks", false,
+                        b -> b.threads(3).strategy("speculative").speculativeChunk(4096)));
     }
 
     /** An input and its name. */
