@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class HuffmanCodeVerdictsTest {
 
-    private static final byte[] DATA = "abacabadabacabaeabacabadabacabafghijklmno".repeat(20)
+    static final byte[] DATA = "abacabadabacabaeabacabadabacabafghijklmno".repeat(20)
             .getBytes(StandardCharsets.US_ASCII);
     /** The literals the data uses: 'a'..'o', 15 symbols. */
     private static final int LITERALS = 15;

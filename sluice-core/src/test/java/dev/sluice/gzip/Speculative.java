@@ -115,33 +115,4 @@ final class Speculative {
         }
         return out.toByteArray();
     }
-
-    /**
-     * What this JVM's engine ({@link GzipEngines#inflater()}) decodes of the first member's deflate data, one byte per
-     * call, before it fails or ends: ISA-L decodes an incomplete Huffman code until the data uses a missing codeword,
-     * and the one-thread stream drops what its failing call had decoded into its buffer, where the speculative path,
-     * falling back to that engine from the last block boundary, returns it. The callers allow those bytes.
-     */
-    static byte[] enginePrefix(byte[] gz) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        InflateEngine e = GzipEngines.inflater();
-        try {
-            int hl = headerLength(gz);
-            e.setInput(gz, hl, gz.length - hl);
-            byte[] b = new byte[1];
-            for (int stalls = 0; !e.finished() && !e.needsInput() && stalls < 100; ) {
-                if (e.inflate(b, 0, 1) > 0) {
-                    out.write(b[0]);
-                    stalls = 0;
-                } else {
-                    stalls++; // a call that makes no output and needs no input: never spin
-                }
-            }
-        } catch (IOException | java.util.zip.DataFormatException ex) {
-            // the bytes before it are the answer
-        } finally {
-            e.end();
-        }
-        return out.toByteArray();
-    }
 }

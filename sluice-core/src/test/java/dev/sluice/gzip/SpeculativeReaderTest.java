@@ -198,9 +198,6 @@ class SpeculativeReaderTest {
             if (n > ref.length || !Arrays.equals(ref, 0, n, got.bytes(), 0, n)) {
                 ref = Speculative.zlibPrefix(gz);
             }
-            if (n > ref.length + 1) {
-                ref = Speculative.enginePrefix(gz);
-            }
             assertTrue(n <= ref.length + 1, what + ": " + n + " bytes before the failure");
             assertArrayEquals(Arrays.copyOf(ref, Math.min(n, ref.length)), Arrays.copyOf(got.bytes(), Math.min(n,
                     ref.length)), what);
@@ -264,7 +261,22 @@ class SpeculativeReaderTest {
         for (HuffmanCodeVerdictsTest.Kind k : HuffmanCodeVerdictsTest.kinds()) {
             byte[] gz = HuffmanCodeVerdictsTest.member(HuffmanCodeVerdictsTest.deflate(k), "plain");
             for (int chunk : new int[] {7, 64, 1 << 16}) {
-                same(gz, 2, chunk, chunk, false, k + ", chunk " + chunk);
+                String what = k + ", chunk " + chunk;
+                Speculative.Outcome want = Speculative.serial(gz, false);
+                Speculative.Outcome got = Speculative.speculative(gz, 2, chunk, chunk, false);
+                if (want.failure() == null) {
+                    assertArrayEquals(want.bytes(), got.bytes(), what);
+                    assertEquals(null, got.failure(), what);
+                } else {
+                    // The same verdict; the bytes before it are the crafted block's data up to the missing codeword,
+                    // as far as the decoder that found it returns them (ISA-L decodes an incomplete code until the
+                    // data uses a missing codeword, and the one-thread stream drops what its failing call decoded).
+                    assertEquals(want.failure().getClass(), got.failure() == null ? null : got.failure().getClass(),
+                            what + ": " + want.failure() + " vs " + got.failure());
+                    byte[] b = got.bytes();
+                    assertTrue(b.length <= HuffmanCodeVerdictsTest.DATA.length, what);
+                    assertArrayEquals(Arrays.copyOf(HuffmanCodeVerdictsTest.DATA, b.length), b, what);
+                }
             }
         }
     }
