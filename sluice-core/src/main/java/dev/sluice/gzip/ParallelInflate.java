@@ -113,21 +113,7 @@ final class ParallelInflate {
         if (BATCH && !f.isDone() && !inFlight.isEmpty()) {
             awaitLater();
         }
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for a gzip member");
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException) {
-                throw (IOException) c;
-            }
-            if (c instanceof Error) {
-                throw (Error) c;
-            }
-            throw new IOException("a parallel gunzip worker failed: " + c, c);
-        }
+        return Workers.await(f, "gzip member");
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.sluice.gzip;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.Callable;
@@ -255,7 +254,7 @@ final class SpeculativeReader implements ChunkSource {
                 close();
                 throw e.failure;
             }
-            Part p = get(e.part);
+            Part p = Workers.await(e.part, "gzip chunk");
             memberCrc = Crc32s.combine(memberCrc, p.crc, p.len);
             memberLength += p.len;
             if (e.check != null) {
@@ -276,24 +275,6 @@ final class SpeculativeReader implements ChunkSource {
     private static void checkMember(Check c, long crc, long length) throws ZipException {
         MemberCheck.trailer(c.trailerCrc, c.trailerSize, crc, length, c.member);
         MemberCheck.claimed(c.claim, length, c.end - c.member, c.member);
-    }
-
-    private static <T> T get(Future<T> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted waiting for a gzip chunk");
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException) {
-                throw (IOException) c;
-            }
-            if (c instanceof Error) {
-                throw (Error) c;
-            }
-            throw new IOException("a speculative gunzip worker failed: " + c, c);
-        }
     }
 
     // ---- The ordered walk (caller's thread).
@@ -326,7 +307,7 @@ final class SpeculativeReader implements ChunkSource {
         Spec r = null;
         if (!c.specUsed && c.spec != null) {
             c.specUsed = true;
-            Spec s = get(c.spec);
+            Spec s = Workers.await(c.spec, "gzip chunk");
             boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
             if (s.firstFalse || !same) {
                 firstCandidateFalse++;

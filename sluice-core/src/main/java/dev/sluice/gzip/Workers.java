@@ -1,7 +1,11 @@
 package dev.sluice.gzip;
 
+import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -32,6 +36,28 @@ final class Workers implements ThreadFactory {
                 new LinkedBlockingQueue<>(), new Workers(name));
         pool.allowCoreThreadTimeOut(true);
         return pool;
+    }
+
+    /**
+     * A worker's result, waiting for it: its exception is rethrown as it was made (ZipException, EOFException, with
+     * the offsets in its message), an Error as it is, anything else wrapped in an IOException naming {@code what}.
+     */
+    static <T> T await(Future<T> f, String what) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a " + what);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw (IOException) c;
+            }
+            if (c instanceof Error) {
+                throw (Error) c;
+            }
+            throw new IOException("a worker decoding a " + what + " failed: " + c, c);
+        }
     }
 
     /**
