@@ -3,7 +3,6 @@ package dev.sluice.gzip;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.ref.Cleaner;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -17,7 +16,7 @@ import java.util.Objects;
  * next compressor; an arena the pool has no room for is closed.
  * Not thread-safe.
  */
-final class IsalDeflateEngine implements DeflateEngine {
+final class IsalDeflateEngine extends NativeDeflateEngine {
     // struct isal_zstream of ISA-L 2.30 (offsets measured with offsetof on x86-64; identical from 2.25 to 2.32).
     private static final long STREAM_SIZE = 82384;
     private static final long NEXT_OUT = 16;
@@ -37,11 +36,8 @@ final class IsalDeflateEngine implements DeflateEngine {
     private static final int OUT_CHUNK = 256 * 1024;
 
     private final int level;
-    private final MemorySegment stream;
     private final MemorySegment levelBuf;
-    private final NativeDeflateInput input;
     private final MemorySegment out;
-    private boolean ended;
     /** Hands the memory back once: from {@link #end()}, or from the cleaner if this engine is dropped unended. */
     private final Cleaner.Cleanable release;
 
@@ -78,20 +74,34 @@ final class IsalDeflateEngine implements DeflateEngine {
         return POOL.size();
     }
 
-    private boolean finishing;
-
     IsalDeflateEngine(int level) {
+        this(checkLevel(level), acquire());
+    }
+
+    private IsalDeflateEngine(int level, Memory m) {
+        super(m.stream, m.in, NativeEngines.IsalDeflate.SET_DICT, "isal_deflate_set_dict");
+        this.level = level;
+        release = POOL.lease(this, m);
+        levelBuf = m.levelBuf;
+        out = m.out;
+        prepare();
+    }
+
+    private static int checkLevel(int level) {
         if (level < 1 || level > 3) {
             throw new IllegalArgumentException("ISA-L deflate level outside 1..3: " + level);
         }
-        this.level = level;
+        return level;
+    }
+
+    /** Pooled or new memory, its stream fully initialised: nothing of a previous stream survives it. */
+    private static Memory acquire() {
         Memory m = POOL.poll();
         if (m == null) {
             m = new Memory();
         }
         boolean ok = false;
         try {
-            // A full init whether the memory is new or pooled: nothing of the previous stream survives it.
             NativeEngines.call(NativeEngines.IsalDeflate.INIT, m.stream);
             ok = true;
         } finally {
@@ -99,12 +109,7 @@ final class IsalDeflateEngine implements DeflateEngine {
                 m.arena.close();
             }
         }
-        release = POOL.lease(this, m);
-        stream = m.stream;
-        levelBuf = m.levelBuf;
-        input = new NativeDeflateInput(stream, m.in);
-        out = m.out;
-        prepare();
+        return m;
     }
 
     private void prepare() {
@@ -115,56 +120,6 @@ final class IsalDeflateEngine implements DeflateEngine {
         stream.set(ValueLayout.JAVA_SHORT, END_OF_STREAM, (short) 0);
         input.clear();
         finishing = false;
-    }
-
-    @Override
-    public void setInput(byte[] b, int off, int len) {
-        checkOpen();
-        input.set(b, off, len);
-    }
-
-    /**
-     * A direct buffer is read where it is: {@code next_in} points at its bytes, all of them at once, with no copy
-     * into the input block (a 1 MiB block of ParallelGzipOutputStream is one call's input). Any other buffer goes
-     * through an array.
-     */
-    @Override
-    public void setInput(ByteBuffer b) {
-        checkOpen();
-        if (!b.isDirect()) {
-            DeflateEngine.super.setInput(b);
-            return;
-        }
-        input.set(b);
-    }
-
-    @Override
-    public void setDictionary(byte[] b, int off, int len) {
-        checkOpen();
-        setDictionary(input.dictionary(b, off, len));
-    }
-
-    /** A direct buffer's dictionary goes to ISA-L where it is (which copies it into its history). */
-    @Override
-    public void setDictionary(ByteBuffer b) {
-        checkOpen();
-        if (!b.isDirect()) {
-            DeflateEngine.super.setDictionary(b);
-            return;
-        }
-        setDictionary(NativeDeflateInput.dictionary(b));
-    }
-
-    private void setDictionary(MemorySegment dict) {
-        int ret;
-        try {
-            ret = (int) NativeEngines.IsalDeflate.SET_DICT.invokeExact(stream, dict, (int) dict.byteSize());
-        } catch (Throwable t) {
-            throw NativeEngines.rethrow(t);
-        }
-        if (ret != COMP_OK) {
-            throw new IllegalStateException("isal_deflate_set_dict returned " + ret);
-        }
     }
 
     @Override
@@ -200,23 +155,9 @@ final class IsalDeflateEngine implements DeflateEngine {
         return produced;
     }
 
-    private int availIn() {
-        return input.availIn();
-    }
-
-    @Override
-    public void finish() {
-        finishing = true;
-    }
-
     @Override
     public boolean finished() {
         return stream.get(ValueLayout.JAVA_INT, STATE) == ZSTATE_END;
-    }
-
-    @Override
-    public boolean needsInput() {
-        return input.needsInput();
     }
 
     @Override
@@ -227,17 +168,7 @@ final class IsalDeflateEngine implements DeflateEngine {
     }
 
     @Override
-    public void end() {
-        if (!ended) {
-            ended = true;
-            input.clear(); // drops the caller's array or buffer
-            release.clean();
-        }
-    }
-
-    private void checkOpen() {
-        if (ended) {
-            throw new IllegalStateException("deflate engine already ended");
-        }
+    void free() {
+        release.clean();
     }
 }

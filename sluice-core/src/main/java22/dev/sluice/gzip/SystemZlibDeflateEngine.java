@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.ref.Cleaner;
-import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -21,7 +20,7 @@ import java.util.Objects;
  * (an engine moves between ParallelGzipOutputStream's workers), freed with zlib's own state by {@link #end()}, or by
  * the garbage collector's cleaner if the engine is dropped unended. Not thread-safe.
  */
-final class SystemZlibDeflateEngine implements DeflateEngine {
+final class SystemZlibDeflateEngine extends NativeDeflateEngine {
     // struct z_stream_s on LP64 (zlib.h, unchanged since 1.2.0): 112 bytes.
     static final long STREAM_SIZE = 112;
     private static final long NEXT_OUT = 24;
@@ -34,12 +33,8 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     private static final int OUT_CHUNK = 256 * 1024;
     private static final Cleaner CLEANER = Cleaner.create();
 
-    private final MemorySegment stream;
-    private final NativeDeflateInput input;
     private final MemorySegment out;
     private final Cleaner.Cleanable release;
-    private boolean ended;
-    private boolean finishing;
     private boolean finished;
 
     /** Frees zlib's state and the arena; references nothing of the engine, so that the cleaner can run it. */
@@ -60,15 +55,29 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     }
 
     SystemZlibDeflateEngine(int level) {
+        this(open(level));
+    }
+
+    private SystemZlibDeflateEngine(Memory m) {
+        super(m.stream, m.in, NativeEngines.SystemZlib.SET_DICT, "deflateSetDictionary");
+        out = m.out;
+        release = CLEANER.register(this, new Release(m.arena, m.stream));
+    }
+
+    /** One engine's native memory, in one shared arena (an engine moves between ParallelGzipOutputStream's workers). */
+    private record Memory(Arena arena, MemorySegment stream, MemorySegment in, MemorySegment out) {}
+
+    /** Allocates the memory and runs {@code deflateInit2_} on it; on failure frees it. */
+    private static Memory open(int level) {
         if (level < 0 || level > 9) {
             throw new IllegalArgumentException("zlib level outside 0..9: " + level);
         }
         Arena arena = Arena.ofShared();
         boolean ok = false;
         try {
-            stream = arena.allocate(STREAM_SIZE, 16); // zeroed: zalloc, zfree, opaque null are zlib's defaults
-            input = new NativeDeflateInput(stream, arena.allocate(NativeDeflateInput.CHUNK, 64));
-            out = arena.allocate(OUT_CHUNK, 64);
+            MemorySegment stream = arena.allocate(STREAM_SIZE, 16); // zeroed: zalloc, zfree, opaque null: defaults
+            Memory m = new Memory(arena, stream, arena.allocate(NativeDeflateInput.CHUNK, 64),
+                    arena.allocate(OUT_CHUNK, 64));
             int ret;
             try {
                 ret = (int) NativeEngines.SystemZlib.INIT.invokeExact(stream, level, 8, -15, 8, 0,
@@ -80,57 +89,11 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
                 throw new IllegalStateException("deflateInit2_ returned " + ret);
             }
             ok = true;
+            return m;
         } finally {
             if (!ok) {
                 arena.close();
             }
-        }
-        release = CLEANER.register(this, new Release(arena, stream));
-    }
-
-    @Override
-    public void setInput(byte[] b, int off, int len) {
-        checkOpen();
-        input.set(b, off, len);
-    }
-
-    /** A direct buffer is read where it is, all of it at once: no copy of a ParallelGzipOutputStream block. */
-    @Override
-    public void setInput(ByteBuffer b) {
-        checkOpen();
-        if (!b.isDirect()) {
-            DeflateEngine.super.setInput(b);
-            return;
-        }
-        input.set(b);
-    }
-
-    @Override
-    public void setDictionary(byte[] b, int off, int len) {
-        checkOpen();
-        setDictionary(input.dictionary(b, off, len));
-    }
-
-    /** A direct buffer's dictionary goes to zlib where it is (which copies it into its window). */
-    @Override
-    public void setDictionary(ByteBuffer b) {
-        checkOpen();
-        if (!b.isDirect()) {
-            DeflateEngine.super.setDictionary(b);
-            return;
-        }
-        setDictionary(NativeDeflateInput.dictionary(b));
-    }
-
-    private void setDictionary(MemorySegment dict) {
-        int ret;
-        try {
-            ret = (int) NativeEngines.SystemZlib.SET_DICT.invokeExact(stream, dict, (int) dict.byteSize());
-        } catch (Throwable t) {
-            throw NativeEngines.rethrow(t);
-        }
-        if (ret != Z_OK) {
-            throw new IllegalStateException("deflateSetDictionary returned " + ret);
         }
     }
 
@@ -175,23 +138,9 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
         }
     }
 
-    private int availIn() {
-        return input.availIn();
-    }
-
-    @Override
-    public void finish() {
-        finishing = true;
-    }
-
     @Override
     public boolean finished() {
         return finished;
-    }
-
-    @Override
-    public boolean needsInput() {
-        return input.needsInput();
     }
 
     @Override
@@ -207,17 +156,7 @@ final class SystemZlibDeflateEngine implements DeflateEngine {
     }
 
     @Override
-    public void end() {
-        if (!ended) {
-            ended = true;
-            input.clear(); // drops the caller's array or buffer
-            release.clean();
-        }
-    }
-
-    private void checkOpen() {
-        if (ended) {
-            throw new IllegalStateException("deflate engine already ended");
-        }
+    void free() {
+        release.clean();
     }
 }
