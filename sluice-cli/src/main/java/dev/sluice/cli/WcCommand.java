@@ -6,6 +6,7 @@ import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,17 +214,22 @@ final class WcCommand implements Callable<Integer> {
     }
 
     /**
-     * Counts one input. -c alone on a named regular file is its size, as wc takes it from fstat. Standard input is
+     * Counts one input. -c alone on a named regular file is its size, as wc takes it from fstat; -l alone counts newline bytes. Standard input is
      * read to its end and left open.
      */
     private TextCounts count(String name) throws IOException {
+        boolean linesOnly = lines && !words && !chars && !bytes && !maxLineLength;
         if (name.equals("-")) {
-            return TextCounts.count(new FileInputStream(FileDescriptor.in).getChannel(), StandardCharsets.UTF_8);
+            FileChannel in = new FileInputStream(FileDescriptor.in).getChannel();
+            return linesOnly ? TextCounts.of(TextCounts.countLines(in), 0, 0, 0, 0)
+                    : TextCounts.count(in, StandardCharsets.UTF_8);
         }
         Path file = Path.of(name);
         if (bytes && !lines && !words && !chars && !maxLineLength && Files.isRegularFile(file)) {
             return TextCounts.of(0, 0, 0, Files.size(file), 0);
         }
-        return FastFiles.countText(file, StandardCharsets.UTF_8);
+        // -l alone: newline bytes, nothing decoded (wc's own fast path for -l does the same).
+        return linesOnly ? TextCounts.of(FastFiles.countLines(file), 0, 0, 0, 0)
+                : FastFiles.countText(file, StandardCharsets.UTF_8);
     }
 }

@@ -216,12 +216,12 @@ class WcDifferentialTest {
     @Test
     void allInputsAtOnceWithTheTotalLineAsGnuWc() throws Exception {
         for (List<String> opts : List.of(List.of("-lwmcL"), List.<String>of(), List.of("-L"), List.of("-m", "-L"),
-                List.of("-c"), List.of("-wL"))) {
+                List.of("-c"), List.of("-wL"), List.of("-l"), List.of("-lc"))) {
             List<String> args = new ArrayList<>(opts);
             inputs.forEach(p -> args.add(p.toString()));
             assertSame(args);
         }
-        for (String one : List.of("-L", "-m", "-c")) { // one count of one input: a width of 1
+        for (String one : List.of("-L", "-m", "-c", "-l")) { // one count of one input: a width of 1
             assertSame(List.of(one, inputs.get(2).toString()));
         }
     }
@@ -233,6 +233,7 @@ class WcDifferentialTest {
         byte[] bytes = Files.readAllBytes(in);
         assertEquals(gnuWc(List.of("-lwmcL"), in), sluiceWc(List.of("-lwmcL"), in), "stdin from a file, seed " + SEED);
         assertEquals(gnuWc(List.of(), bytes), sluiceWc(List.of(), bytes), "stdin from a pipe, seed " + SEED);
+        assertEquals(gnuWc(List.of("-l"), bytes), sluiceWc(List.of("-l"), bytes), "-l of a pipe, seed " + SEED);
         List<String> both = List.of("-lwmcL", inputs.get(1).toString(), "-");
         assertEquals(gnuWc(both, bytes), sluiceWc(both, bytes), "a file and -, seed " + SEED);
     }

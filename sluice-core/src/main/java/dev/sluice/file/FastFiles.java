@@ -231,6 +231,20 @@ public final class FastFiles {
     }
 
     /**
+     * Counts the {@code '\n'} bytes in {@code file}, as {@code wc -l} does ({@link TextCounts#countLines}: any
+     * ASCII-compatible charset, nothing decoded, several times faster than {@link #countText}). Opens and closes the
+     * file.
+     *
+     * @throws IOException if the file cannot be opened or read (a directory included)
+     */
+    public static long countLines(Path file) throws IOException {
+        Checks.notNull(file, "file");
+        try (FileChannel ch = FileChannel.open(file)) {
+            return TextCounts.countLines(ch);
+        }
+    }
+
+    /**
      * Opens {@code path} for reading text in {@code charset}: a {@link FastReader} (buffered, not thread-safe, closes
      * the file when closed). Its buffer is {@link FastReader#DEFAULT_BUFFER_SIZE}, or the file's size for a smaller
      * file. Malformed input becomes U+FFFD, as {@link java.io.InputStreamReader} replaces it

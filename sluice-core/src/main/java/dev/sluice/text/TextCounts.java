@@ -1,6 +1,7 @@
 package dev.sluice.text;
 
 import dev.sluice.internal.Checks;
+import dev.sluice.internal.DirectBuffers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -113,6 +114,56 @@ public final class TextCounts {
             bytes += n;
             bb.position(keep(buf, counter.count(buf, 0, bb.position(), false), bb.position()));
         }
+    }
+
+    /**
+     * Counts the {@code '\n'} bytes in the rest of {@code channel}, read to its end and not closed: {@link #lines()}
+     * alone, what {@code wc -l} prints, for any charset in which a newline is the byte 0x0A (UTF-8, ISO-8859-1,
+     * US-ASCII and the other ASCII-compatible ones), so no charset is asked and nothing is decoded. Reads 256 KiB at a
+     * time into a cached direct buffer and tests eight bytes per step; about as fast as the file system gives the bytes. A
+     * non-blocking channel that has no bytes ready is read again until it has: give this a blocking one. Thread-safe
+     * in the sense of {@link #count(ReadableByteChannel, Charset)}: no shared state.
+     *
+     * @throws IOException if reading fails
+     */
+    public static long countLines(ReadableByteChannel channel) throws IOException {
+        Checks.notNull(channel, "channel");
+        // Direct, so that a FileChannel reads into it with no copy; cached, so that many small files cost no memset.
+        ByteBuffer[] pair = DirectBuffers.take(Long.MAX_VALUE);
+        try {
+            ByteBuffer bb = pair[0];
+            long lines = 0;
+            while (channel.read(bb) >= 0) {
+                bb.flip();
+                lines += newlines(bb); // byte order does not matter: the count is over all eight bytes
+                bb.clear();
+            }
+            return lines;
+        } finally {
+            DirectBuffers.release(pair);
+        }
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
+
+    /** The '\n' bytes in {@code bb[0, limit)}. */
+    private static long newlines(ByteBuffer bb) {
+        int limit = bb.limit();
+        long n = 0;
+        int i = 0;
+        for (; i + 8 <= limit; i += 8) {
+            // Bytes equal to 0x0A become zero; each zero byte, and only a zero byte, gets its high bit set below
+            // (exact: no carry crosses a byte, unlike the shorter (y - ONES) & ~y test).
+            long y = bb.getLong(i) ^ (ONES * '\n');
+            n += Long.bitCount(~(((y & LOW7) + LOW7) | y | LOW7));
+        }
+        for (; i < limit; i++) {
+            if (bb.get(i) == '\n') {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static TextCounter counter(Charset charset) {

@@ -105,6 +105,31 @@ class TextCountsTest {
         }
     }
 
+    /**
+     * countLines is count's lines: every byte value around 0x0A (0x0A itself, 0x8A, 0x0B, 0x09, 0x00, 0xFF) at every
+     * alignment and length, and reads of up to a prime number of bytes, so the eight-byte steps and the tail both run.
+     */
+    @Test
+    void countLinesIsCountsLines() throws IOException {
+        Random r = new Random(SEED);
+        byte[] values = {0x0A, (byte) 0x8A, 0x0B, 0x09, 0x00, (byte) 0xFF, 'a'};
+        for (int round = 0; round < 300; round++) {
+            byte[] text = round % 3 == 0 ? mixed(r, r.nextInt(70_000)) : new byte[r.nextInt(600)];
+            if (round % 3 != 0) {
+                for (int i = 0; i < text.length; i++) {
+                    text[i] = values[r.nextInt(values.length)];
+                }
+            }
+            long lines = TextCounts.count(new ByteArrayInputStream(text), StandardCharsets.UTF_8).lines();
+            assertEquals(lines, TextCounts.countLines(channel(text, 1 + r.nextInt(70_001))), "seed " + SEED);
+        }
+        Path file = Files.write(dir.resolve("lines"), mixed(r, 300_000)); // more than one 256 KiB read
+        assertEquals(FastFiles.countText(file, StandardCharsets.UTF_8).lines(), FastFiles.countLines(file));
+        assertThrows(NullPointerException.class, () -> TextCounts.countLines(null));
+        assertThrows(java.nio.file.NoSuchFileException.class, () -> FastFiles.countLines(dir.resolve("missing")));
+        assertThrows(IOException.class, () -> FastFiles.countLines(dir));
+    }
+
     private static ReadableByteChannel channel(byte[] text, int most) {
         ByteBuffer src = ByteBuffer.wrap(text);
         return new ReadableByteChannel() {
