@@ -18,7 +18,7 @@ import java.util.Map;
  * <pre>
  * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
  *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh] [--fork N]
- *      [--reads page-cached|cold] [--claims C14,C17]
+ *      [--reads page-cached|cold] [--claims C14,C17] [--prepare true]
  * </pre>
  *
  * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
@@ -27,9 +27,10 @@ import java.util.Map;
  * ({@link Measure}): in round {@code r} the variants of a comparison run once each,
  * starting at variant {@code r mod n} (the order rotates, so no variant always runs first or after the same one).
  *
- * <p>{@code --claims} runs only the cells that the named claims compare (their pairs, not their second measurement),
- * in the experiments that declare them: an extra look the CLI takes at claims whose interval straddled their threshold
- * after the planned forks (docs/design/report.md, "Adaptive rounds"). Its raw results name the claims.
+ * <p>{@code --claims} runs only the experiments that declare the named claims, each whole (every case, as a planned
+ * fork runs it): an extra look the CLI takes at claims whose interval straddled their threshold after the planned
+ * forks (docs/design/report.md, "Adaptive rounds"). Its raw results name the claims. {@code --prepare true} makes
+ * the data and measures nothing.
  *
  * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
  * {@code STEP E1 3 16 <variant> @ <param>}, {@code END E1}. Every other line is a message for the user.
@@ -69,15 +70,16 @@ public final class QuickRunner {
         List<Experiment> selected = Experiments.select(opt.get("--only"));
         List<String> claimIds = opt.containsKey("--claims") ? List.of(opt.get("--claims").split(",")) : null;
         Corpus corpus = new Corpus(dataDir, scale, userData);
+        if (Boolean.parseBoolean(opt.getOrDefault("--prepare", "false"))) {
+            prepare(selected, corpus, dataDir);
+            return;
+        }
 
         List<Map<String, Object>> experiments = new ArrayList<>();
         for (Experiment e : selected) {
             List<Case> cases = e.cases(corpus);
-            if (claimIds != null) {
-                cases = casesOf(e.claims(scale), claimIds, cases);
-                if (cases.isEmpty()) {
-                    continue;
-                }
+            if (claimIds != null && !declaresAny(e.claims(scale), claimIds)) {
+                continue;
             }
             events.println("START " + e.id() + " " + cases.size());
             events.flush();
@@ -160,19 +162,38 @@ public final class QuickRunner {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), root);
     }
 
-    /** The cases whose cells the claims named in {@code ids} compare, in case order. */
-    static List<Case> casesOf(List<Claim> claims, List<String> ids, List<Case> cases) {
-        java.util.Set<Claim.Cell> cells = new java.util.HashSet<>();
-        for (Claim c : claims) {
-            if (ids.contains(c.id())) {
-                for (Claim.Pair p : c.pairs()) {
-                    cells.addAll(p.a());
-                    cells.addAll(p.b());
-                    cells.addAll(p.c());
+    /**
+     * Makes the data of the selected experiments (their cases name every file) and writes it to disk, measuring
+     * nothing: the CLI runs this in a JVM of its own before fork 0. When fork 0 made the data itself, it measured
+     * in a JVM whose JIT had profiled the corpus makers' streams (a zip, tar and gzip pipeline through the JDK's
+     * stream classes, the Japanese pages' gunzip) and while the kernel was writing back the fresh files: over four
+     * quick runs, fork 0 was the odd fork out of several claims (C10 0.96x against 0.86x in forks 1 and 2, C17 1.18x
+     * against 1.01-1.05x, C19 1.22x against 1.04-1.06x). Now every fork starts alike.
+     */
+    static void prepare(List<Experiment> selected, Corpus corpus, Path dataDir) throws IOException {
+        for (Experiment e : selected) {
+            e.cases(corpus);
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dataDir)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p,
+                        java.nio.file.StandardOpenOption.READ)) {
+                    ch.force(true);
                 }
             }
         }
-        return cases.stream().filter(c -> cells.contains(new Claim.Cell(c.variant(), c.param()))).toList();
+    }
+
+    /**
+     * Whether an experiment declares one of the claims named in {@code ids}: an extra look runs such an experiment
+     * whole, every case in the planned order, because a cell measured alone is not the cell the planned forks
+     * measured. The JIT compiles the code the variants share for the stream classes it has seen; run alone, a pair
+     * of cells gets code the planned forks never had. In one quick run (2026-11-28) C16's four extra forks of its
+     * cells alone gave 0.90-0.99x against 1.08-1.11x in the planned forks, and in four runs C10's ~5% more than
+     * its planned forks 1 and 2.
+     */
+    static boolean declaresAny(List<Claim> claims, List<String> ids) {
+        return claims.stream().anyMatch(c -> ids.contains(c.id()));
     }
 
     /** The measuring JVM as the report's header shows it: version, flags, garbage collectors, maximum heap. */

@@ -243,11 +243,11 @@ class ExperimentsTest {
     }
 
     /**
-     * An extra look ({@code --claims}) runs only the cells the named claims compare, in the experiments declaring
-     * them, and its raw results say which claims it was for.
+     * An extra look ({@code --claims}) runs the experiments declaring the named claims, each whole (as a planned
+     * fork runs it), and no other; its raw results say which claims it was for.
      */
     @Test
-    void anExtraLookRunsOnlyTheCellsOfItsClaims() throws IOException {
+    void anExtraLookRunsTheExperimentsOfItsClaimsWhole() throws IOException {
         Path out = dir.resolve("look.json");
         QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
                 "--only", "E3,E6", "--out", out.toString(), "--fork", "3", "--claims", "C14"},
@@ -258,13 +258,8 @@ class ExperimentsTest {
         JsonNode e3 = root.get("experiments").get(0);
         assertEquals("E3", e3.get("id").asText());
         Set<Claim.Cell> expected = new HashSet<>();
-        for (Claim c : new E3OpenStrategies().claims(Scale.TINY)) {
-            if (c.id().equals("C14")) {
-                c.pairs().forEach(p -> {
-                    expected.addAll(p.a());
-                    expected.addAll(p.b());
-                });
-            }
+        for (Case c : new E3OpenStrategies().cases(new Corpus(dir.resolve("data"), Scale.TINY, null))) {
+            expected.add(new Claim.Cell(c.variant(), c.param()));
         }
         Set<Claim.Cell> ran = new HashSet<>();
         for (JsonNode c : e3.get("cases")) {
@@ -273,6 +268,23 @@ class ExperimentsTest {
         }
         assertEquals(expected, ran);
         assertEquals(4, e3.get("claims").size(), "the experiment's claims still travel whole");
+    }
+
+    /** {@code --prepare} makes the data of the selected experiments and measures nothing (no raw results). */
+    @Test
+    void prepareMakesTheDataAndMeasuresNothing() throws IOException {
+        Path data = dir.resolve("prepared");
+        Path out = dir.resolve("prepared.json");
+        ByteArrayOutputStream events = new ByteArrayOutputStream();
+        QuickRunner.run(new String[] {"--data-dir", data.toString(), "--scale", "tiny", "--only", "E6",
+                "--out", out.toString(), "--fork", "-1", "--prepare", "true"},
+                new PrintStream(events, true, StandardCharsets.UTF_8));
+        assertTrue(!Files.exists(out), "nothing measured, nothing written");
+        assertEquals("", events.toString(StandardCharsets.UTF_8), "no experiment started");
+        try (java.util.stream.Stream<Path> files = Files.list(data)) {
+            assertTrue(files.anyMatch(p -> p.toString().endsWith(".tar") || p.toString().endsWith(".bin")),
+                    "the E6 file is made");
+        }
     }
 
     /** Every documented cause names a declared claim, says what changed, and gives its sources. */

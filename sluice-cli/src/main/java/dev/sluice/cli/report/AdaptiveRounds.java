@@ -1,10 +1,6 @@
 package dev.sluice.cli.report;
 
-import dev.sluice.cli.report.Report.Cell;
-import dev.sluice.cli.report.Report.ClaimSpec;
 import dev.sluice.cli.report.Report.ExperimentReport;
-import dev.sluice.cli.report.Report.Outcome;
-import dev.sluice.cli.report.Report.Pair;
 import dev.sluice.cli.report.Report.Result;
 import dev.sluice.cli.report.Report.Sample;
 import dev.sluice.cli.report.Report.Verdict;
@@ -13,17 +9,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
  * Verdicts that do not hang on a run's luck: where a claim's interval straddles its threshold after the planned
- * forks, the claim's cells alone get another fork of the planned rounds (an <em>extra look</em>), while the run stays
+ * forks, the experiment declaring it gets another fork, run whole as a planned fork runs it (an <em>extra look</em>:
+ * a claim's cells run alone measure under other JIT decisions), while the run stays
  * within its budget, until the interval clears the threshold or the budget or {@link #MAX_EXTRA_LOOKS} is spent; only
  * then is it "inconclusive here".
  *
@@ -57,12 +52,14 @@ final class AdaptiveRounds {
 
     /** The rule, as the page and results.json state it. */
     static String rule(int budgetSeconds) {
-        return String.format(Locale.ROOT, "Where a claim's interval straddles its threshold after the planned %d forks, "
-                + "its cells alone get another fork of the same rounds (an extra look), while the run can end within "
-                + "%d s, up to %d extra looks; until then it is not called inconclusive. Extra look e is judged on "
-                + "every fork so far with a (1 - 0.05/2^e) interval (97.5%%, 98.75%%, ...), so that the looks together "
-                + "keep a wrong verdict under 5%%, as one look at 95%% does.", PLANNED_FORKS, budgetSeconds,
-                MAX_EXTRA_LOOKS);
+        return String.format(Locale.ROOT, "Where a claim's interval straddles an edge of its threshold's %s margin "
+                + "after the planned %d forks and its estimate lies outside the margin, the experiment declaring it "
+                + "gets another fork, run whole as in the planned forks (an extra look), while the run can end within %d s, up to %d extra looks; "
+                + "until then it is not called inconclusive. Extra look e is judged on every fork so far with a "
+                + "(1 - 0.05/2^e) interval (97.5%%, 98.75%%, ...), so that the looks together keep a wrong verdict "
+                + "under 5%%, as one look at 95%% does. An estimate within the margin is inconclusive here without "
+                + "more looks: that close to the threshold, runs on this machine disagree.",
+                Verdicts.percent(Verdicts.MARGIN), PLANNED_FORKS, budgetSeconds, MAX_EXTRA_LOOKS);
     }
 
     /** The budget of a run at {@code scale}: the quick run's 300 s; none for --tiny (CI) and --full (JMH, hours). */
@@ -85,7 +82,7 @@ final class AdaptiveRounds {
         return PLANNED_FORKS + look - 1;
     }
 
-    /** Runs one extra fork over the cells of {@code claims} and returns its raw results. */
+    /** Runs one extra fork of the experiments declaring {@code claims} and returns its raw results. */
     interface Look {
         Path run(int fork, List<String> claims) throws IOException, InterruptedException;
     }
@@ -93,7 +90,7 @@ final class AdaptiveRounds {
     /**
      * Takes extra looks after the planned forks' raw results {@code planned}, within {@code budgetSeconds} counted from
      * {@code startNanos} (on {@code clock}); returns every raw results file, the planned ones first. Each round judges
-     * the claims, picks those still straddling at their latest look, and runs one fork over the cells of as many of
+     * the claims, picks those still straddling at their latest look, and runs one fork of the experiments of as many of
      * them, cheapest first, as the budget allows (a fork's cost is estimated from the planned forks' samples of its
      * cells, plus what a fork cost beyond that last time).
      */
@@ -126,7 +123,7 @@ final class AdaptiveRounds {
             }
             take.sort(null);
             log.accept(String.format(Locale.ROOT, "extra look %d: %s straddle their thresholds; one more fork of "
-                    + "their cells (about %.0f s)", extra, String.join(", ", take), seconds(raw, take) + overhead));
+                    + "their experiments (about %.0f s)", extra, String.join(", ", take), seconds(raw, take) + overhead));
             long t0 = clock.getAsLong();
             raws.add(look.run(forksOfLook(extra + 1) - 1, take));
             overhead = Math.max(overhead, (clock.getAsLong() - t0) / 1e9 - seconds(raw, take));
@@ -134,12 +131,18 @@ final class AdaptiveRounds {
         return raws;
     }
 
-    /** The claims inconclusive at look {@code extra} (so far every claim that is still being looked at) with a measured interval. */
+    /**
+     * The claims inconclusive at look {@code extra} (so far every claim that is still being looked at) with a measured
+     * interval and an estimate outside the threshold's margin ({@link Verdicts#worthAnotherLook}).
+     */
     static List<String> straddling(RawResults raw, int extra) {
         List<String> out = new ArrayList<>();
         for (ExperimentReport e : raw.experiments()) {
-            for (Verdict v : Verdicts.judge(e, raw.reads())) {
-                if (v.outcome() == Outcome.INCONCLUSIVE && v.measured() != null && v.looks() == extra) {
+            List<Verdict> vs = Verdicts.judge(e, raw.reads());
+            for (int i = 0; i < vs.size(); i++) {
+                Verdict v = vs.get(i);
+                if (v.measured() != null && v.looks() == extra
+                        && Verdicts.worthAnotherLook(v.outcome(), v.measured(), e.claims().get(i))) {
                     out.add(v.id());
                 }
             }
@@ -148,26 +151,18 @@ final class AdaptiveRounds {
     }
 
     /**
-     * Seconds one fork over the cells of {@code claims} takes measuring: per distinct cell, its planned forks' mean
-     * time per fork plus its warm-up (the scale's, and at least two operations).
+     * Seconds one fork for {@code claims} takes measuring: it runs every experiment declaring one of them whole
+     * (QuickRunner's {@code --claims}), so per case of those experiments, its planned forks' mean time per fork plus
+     * its warm-up (the scale's, and at least two operations).
      */
     static double seconds(RawResults raw, List<String> claims) {
         double nanos = 0;
         for (ExperimentReport e : raw.experiments()) {
-            Set<Cell> cells = new LinkedHashSet<>();
-            for (ClaimSpec c : e.claims()) {
-                if (claims.contains(c.id())) {
-                    for (Pair p : c.pairs()) {
-                        cells.addAll(p.a());
-                        cells.addAll(p.b());
-                        cells.addAll(p.c());
-                    }
-                }
+            if (e.claims().stream().noneMatch(c -> claims.contains(c.id()))) {
+                continue;
             }
-            Verdicts.Table t = new Verdicts.Table(e.results());
-            for (Cell c : cells) {
-                Result r = t.get(c.variant(), c.param());
-                if (r == null) {
+            for (Result r : e.results()) {
+                if (!r.measured()) {
                     continue;
                 }
                 long sum = 0;

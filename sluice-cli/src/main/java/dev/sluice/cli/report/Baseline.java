@@ -101,7 +101,7 @@ public final class Baseline {
         sources.add("re-analysed from the samples of " + resultsJson + " (generated " + root.path("generated").asText()
                 + " by " + root.path("command").asText() + ")");
         return new Report(Report.SCHEMA_VERSION, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                .toString(), command, root.path("estimate").asBoolean(), env, sources, root.path("rule").asText(),
+                .toString(), command, root.path("estimate").asBoolean(), env, sources, Verdicts.ruleText(root.path("rule").asText()),
                 experiments, Recommendations.from(experiments));
     }
 

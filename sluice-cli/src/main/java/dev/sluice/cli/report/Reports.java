@@ -62,7 +62,8 @@ public final class Reports {
     /**
      * Runs the experiments in {@link #FORKS} child JVMs, one after the other, then the extra looks of
      * {@link AdaptiveRounds} within the scale's budget counted from {@code startNanos} ({@link System#nanoTime}), and
-     * returns the raw results file each fork wrote. The first fork makes the data; the others reuse it.
+     * returns the raw results file each fork wrote. A JVM of the runner's own makes the data first (and writes it to
+     * disk), so that fork 0 measures as the others do ({@code QuickRunner --prepare}).
      *
      * @param scale tiny, quick or full; {@code jmh} selects JMH instead of the quick harness
      */
@@ -70,6 +71,7 @@ public final class Reports {
                               List<String> only, Path userData, PrintStream progress, long startNanos)
             throws IOException, InterruptedException {
         List<Path> raws = new ArrayList<>();
+        fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, -1, null);
         for (int fork = 0; fork < FORKS; fork++) {
             raws.add(fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, fork, null));
         }
@@ -84,7 +86,10 @@ public final class Reports {
                 raws.size() - FORKS, AdaptiveRounds.rule(budget)));
     }
 
-    /** One fork of the runner: every case, or with {@code claims} only the cells those claims compare. */
+    /**
+     * One fork of the runner: every case, or with {@code claims} only the cells those claims compare; fork -1 makes
+     * the data and measures nothing.
+     */
     private static Path fork(String java, String classpath, Path dataDir, String scale, boolean jmh, boolean cold,
                              List<String> only, Path userData, PrintStream progress, int fork, List<String> claims)
             throws IOException, InterruptedException {
@@ -96,6 +101,10 @@ public final class Reports {
             args.add("--user-data");
             args.add(userData.toAbsolutePath().toString());
         }
+        if (fork < 0) {
+            args.add("--prepare");
+            args.add("true");
+        }
         if (claims != null) {
             args.add("--claims");
             args.add(String.join(",", claims));
@@ -104,8 +113,8 @@ public final class Reports {
         // the option too, and ignores it for the class path); the results name the engine in their JVM line.
         List<String> jvm = scale.equals("tiny")
                 ? List.of("-Xmx512m", NATIVE_ACCESS) : List.of("-Xms1g", "-Xmx1g", NATIVE_ACCESS);
-        BenchProcess.run(java, classpath, jvm, args, progress, claims != null ? "look " + (fork - FORKS + 2) + " "
-                : "fork " + (fork + 1) + "/" + FORKS + " ");
+        BenchProcess.run(java, classpath, jvm, args, progress, fork < 0 ? "data " : claims != null
+                ? "look " + (fork - FORKS + 2) + " " : "fork " + (fork + 1) + "/" + FORKS + " ");
         return raw;
     }
 
@@ -140,7 +149,7 @@ public final class Reports {
             experiments.add(e.withVerdicts(Verdicts.judge(e, reads)));
         }
         return new Report(Report.SCHEMA_VERSION, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), command,
-                estimate, env, raw.sources(), raw.rule(), experiments, Recommendations.from(experiments));
+                estimate, env, raw.sources(), Verdicts.ruleText(raw.rule()), experiments, Recommendations.from(experiments));
     }
 
     /** Writes index.html, results.json (and results.schema.json) and results.csv into {@code out}. */

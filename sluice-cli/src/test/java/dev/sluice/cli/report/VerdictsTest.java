@@ -93,6 +93,30 @@ class VerdictsTest {
                 "an interval straddling the threshold");
     }
 
+    /**
+     * The margin: an interval must clear threshold x 1.02 to hold and threshold / 1.02 to fail; one that ends between
+     * them is inconclusive, however narrow (the run-to-run spread the margin stands for is not in a run's interval).
+     */
+    @Test
+    void everyThresholdHasTheRunToRunMargin() {
+        assertEquals(0.02, Verdicts.MARGIN, 0);
+        assertEquals(Outcome.HELD, Verdicts.outcome(1.0711, 1.2, 1.05, null));
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.06, 1.07, 1.05, null), "above t, within the margin");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.031, 1.04, 1.05, null), "below t, within the margin");
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.0, 1.029, 1.05, null));
+        double lo = 1 / 1.1;
+        assertEquals(Outcome.HELD, Verdicts.outcome(0.93, 1.07, lo, 1.1), "inside the narrowed band");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(0.92, 1.0, lo, 1.1), "within the margin of its lower end");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.0, 1.09, lo, 1.1), "within the margin of its upper end");
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(0.8, 0.89, lo, 1.1));
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.13, 1.3, lo, 1.1));
+        assertTrue(Verdicts.withinMargin(1.05, 1.05, null) && Verdicts.withinMargin(1.03, 1.05, null));
+        assertTrue(!Verdicts.withinMargin(1.0711, 1.05, null) && !Verdicts.withinMargin(1.0293, 1.05, null));
+        assertTrue(Verdicts.withinMargin(1.11, lo, 1.1) && !Verdicts.withinMargin(1.0, lo, 1.1));
+        assertTrue(Verdicts.ruleText("r.").endsWith("within the margin is inconclusive here."));
+        assertEquals(Verdicts.ruleText("r."), Verdicts.ruleText(Verdicts.ruleText("r.")), "added once");
+    }
+
     @Test
     void aClaimOverSeveralComparisonsTakesTheirGeometricMean() {
         ClaimSpec c = claim("BETTER", 1.1, "time", false, new Pair(cells("16 B", "ch"), cells("16 B", "fis"), null),
