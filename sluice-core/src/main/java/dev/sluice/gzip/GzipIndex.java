@@ -92,6 +92,13 @@ public final class GzipIndex {
      */
     static final boolean PARALLEL_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.parallel"));
 
+    /**
+     * Whether {@link #build} takes its checkpoints from the speculative parallel decoder ({@link GzipIndexWalk}) when
+     * there are two processors or more and the file holds at least two of its chunks (8 MiB); below that the scanner
+     * build ({@link GzipIndexBuild}) is as fast. True unless {@code -Dsluice.gzip.index.speculative=false}.
+     */
+    static final boolean SPECULATIVE_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.speculative"));
+
     /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
     static final int CHECK_BYTES = 64 * 1024;
 
@@ -162,7 +169,11 @@ public final class GzipIndex {
             if (members != null) {
                 return members;
             }
-            boolean parallel = PARALLEL_BUILD && Runtime.getRuntime().availableProcessors() > 1 && size > (1 << 20);
+            int cpus = Runtime.getRuntime().availableProcessors();
+            if (SPECULATIVE_BUILD && cpus > 1 && size >= 2L * SpeculativeReader.CHUNK) {
+                return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+            }
+            boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
             return GzipIndexBuild.build(ch, size, spacing, parallel);
         }
     }
