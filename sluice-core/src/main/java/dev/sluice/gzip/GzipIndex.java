@@ -19,9 +19,13 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} finds block boundaries with a pure-Java scanner that decodes symbols without output,
- *       while the JDK's Inflater decodes the data on another thread (checking every CRC32 and ISIZE) and copies the
- *       windows; reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
+ *       {@link #build(Path)} takes them, with two processors or more and a file of 8 MiB or more, from the
+ *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
+ *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
+ *       checkpoints; {@code -Dsluice.gzip.index.speculative=false} turns it off); otherwise a pure-Java scanner finds
+ *       block boundaries without output while the JDK's Inflater decodes the data on another thread and copies the
+ *       windows. Both check every CRC32 and ISIZE and pick the same rule's checkpoints (the first block end at
+ *       least {@code spacing} after the last); reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
  *       first to reach the bit offset). {@link GzipInputStream.Builder#index} decodes the whole file on several
  *       threads through an index.</li>
  *   <li><b>Independent-member files</b> (Sluice's 'SL' subfield, BGZF's 'BC'): the index is only the member table,
@@ -154,7 +158,10 @@ public final class GzipIndex {
 
     /**
      * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
-     * least {@code spacing} uncompressed bytes after the previous one (and at every member start).
+     * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
+     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or one processor);
+     * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
+     * the last member (zeros or garbage) ends the index.
      *
      * @throws IllegalArgumentException if {@code spacing} is not positive
      * @throws ZipException if the file is not gzip or is corrupt (a CRC32, ISIZE or the deflate data)
