@@ -19,10 +19,10 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} takes them, with two processors or more and a file of 8 MiB or more, from the
+ *       {@link #build(Path)} takes them, with three processors or more and a file of 8 MiB or more, from the
  *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
  *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
- *       checkpoints; {@code -Dsluice.gzip.index.speculative=false} turns it off); otherwise a pure-Java scanner finds
+ *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
  *       block boundaries without output while the JDK's Inflater decodes the data on another thread and copies the
  *       windows. Both check every CRC32 and ISIZE and pick the same rule's checkpoints (the first block end at
  *       least {@code spacing} after the last); reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
@@ -97,11 +97,15 @@ public final class GzipIndex {
     static final boolean PARALLEL_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.parallel"));
 
     /**
-     * Whether {@link #build} takes its checkpoints from the speculative parallel decoder ({@link GzipIndexWalk}) when
-     * there are two processors or more and the file holds at least two of its chunks (8 MiB); below that the scanner
-     * build ({@link GzipIndexBuild}) is as fast. True unless {@code -Dsluice.gzip.index.speculative=false}.
+     * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
+     * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
+     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 3: on 2 cores the
+     * speculative build took 1.05x the scanner's wall time (JDK 25, 1.1 GB; docs/benchmarks/gzip.md, index section),
+     * and its CPU (7.4 s there against the scanner's 5.9 s, the scanner's thread being the limit at 3.3 s) spreads
+     * over every core where the scanner's does not. Recheck with a faster {@link MarkerInflater}.
      */
-    static final boolean SPECULATIVE_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.speculative"));
+    static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
+            "sluice.gzip.index.speculativeMinThreads", 3);
 
     /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
     static final int CHECK_BYTES = 64 * 1024;
@@ -159,7 +163,7 @@ public final class GzipIndex {
     /**
      * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
      * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
-     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or one processor);
+     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or under three processors);
      * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
      * the last member (zeros or garbage) ends the index.
      *
@@ -177,7 +181,7 @@ public final class GzipIndex {
                 return members;
             }
             int cpus = Runtime.getRuntime().availableProcessors();
-            if (SPECULATIVE_BUILD && cpus > 1 && size >= 2L * SpeculativeReader.CHUNK) {
+            if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
                 return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
             }
             boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
