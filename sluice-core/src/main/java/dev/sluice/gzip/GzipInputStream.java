@@ -952,7 +952,7 @@ public final class GzipInputStream extends InputStream {
         }
 
         /**
-         * An index build's sink ({@link GzipIndexWalk}): the stream decodes speculatively from the first member on,
+         * An index build's sink ({@code GzipIndexWalk}): the stream decodes speculatively from the first member on,
          * whatever the strategy, threads (one worker at least) and size subfields, and tells it what the walk confirms.
          */
         Builder checkpoints(SpeculativeReader.Checkpoints sink) {

@@ -103,7 +103,7 @@ final class SpeculativeReader implements ChunkSource {
     /** Offset just past the engine's current input. */
     private long feedEnd;
 
-    /** Null, or an index build's sink ({@link GzipIndexWalk}), told by the walk what it confirms, in order. */
+    /** Null, or an index build's sink ({@code GzipIndexWalk}), told by the walk what it confirms, in order. */
     private Checkpoints checkpoints;
 
     /**
