@@ -19,9 +19,13 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} finds block boundaries with a pure-Java scanner that decodes symbols without output,
- *       while the JDK's Inflater decodes the data on another thread (checking every CRC32 and ISIZE) and copies the
- *       windows; reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
+ *       {@link #build(Path)} takes them, with three processors or more and a file of 8 MiB or more, from the
+ *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
+ *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
+ *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
+ *       block boundaries without output while the JDK's Inflater decodes the data on another thread and copies the
+ *       windows. Both check every CRC32 and ISIZE and pick the same rule's checkpoints (the first block end at
+ *       least {@code spacing} after the last); reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
  *       first to reach the bit offset). {@link GzipInputStream.Builder#index} decodes the whole file on several
  *       threads through an index.</li>
  *   <li><b>Independent-member files</b> (Sluice's 'SL' subfield, BGZF's 'BC'): the index is only the member table,
@@ -92,6 +96,17 @@ public final class GzipIndex {
      */
     static final boolean PARALLEL_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.parallel"));
 
+    /**
+     * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
+     * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
+     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 3: on 2 cores the
+     * speculative build took 1.05x the scanner's wall time (JDK 25, 1.1 GB; docs/benchmarks/gzip.md, index section),
+     * and its CPU (7.4 s there against the scanner's 5.9 s, the scanner's thread being the limit at 3.3 s) spreads
+     * over every core where the scanner's does not. Recheck with a faster {@link MarkerInflater}.
+     */
+    static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
+            "sluice.gzip.index.speculativeMinThreads", 3);
+
     /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
     static final int CHECK_BYTES = 64 * 1024;
 
@@ -147,7 +162,10 @@ public final class GzipIndex {
 
     /**
      * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
-     * least {@code spacing} uncompressed bytes after the previous one (and at every member start).
+     * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
+     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or under three processors);
+     * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
+     * the last member (zeros or garbage) ends the index.
      *
      * @throws IllegalArgumentException if {@code spacing} is not positive
      * @throws ZipException if the file is not gzip or is corrupt (a CRC32, ISIZE or the deflate data)
@@ -162,7 +180,11 @@ public final class GzipIndex {
             if (members != null) {
                 return members;
             }
-            boolean parallel = PARALLEL_BUILD && Runtime.getRuntime().availableProcessors() > 1 && size > (1 << 20);
+            int cpus = Runtime.getRuntime().availableProcessors();
+            if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
+                return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+            }
+            boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
             return GzipIndexBuild.build(ch, size, spacing, parallel);
         }
     }

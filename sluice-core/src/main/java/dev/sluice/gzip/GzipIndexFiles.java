@@ -38,6 +38,8 @@ final class GzipIndexFiles {
     private static final byte[] SLUICE_MAGIC = "SLUICEGZ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] IGZ_MAGIC = "GZIDX".getBytes(StandardCharsets.US_ASCII);
     private static final int WINDOW = GzipIndexBuild.WINDOW;
+    /** The level Sluice's format compresses windows at (see {@link #sluice}). */
+    private static final int WINDOW_LEVEL = 1;
     /** Sluice's format, flag 1: the member table lists only some members (an imported gztool index). */
     private static final int MEMBERS_FOLLOW = 1;
 
@@ -87,19 +89,26 @@ final class GzipIndexFiles {
 
     private static byte[] sluice(GzipIndex ix) throws ZipException {
         byte[][] stored = new byte[ix.windows.length][];
-        Deflater d = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+        // Level 1 of the stream engine (ISA-L where bound, else zlib): any inflater reads a window back, and at
+        // 1.1 GB zlib's level 6 took 1.10 s of a 4-5 s `sluice index` (ISA-L's level 1: 0.15 s) for an index file of
+        // 6.72 MB instead of 7.83 MB (docs/benchmarks/gzip.md, index section).
+        DeflateEngine d = GzipEngines.streamDeflater(WINDOW_LEVEL, Deflater.DEFAULT_STRATEGY);
         long total = 0;
         try {
+            byte[] buf = new byte[WINDOW + WINDOW / 8 + 64];
             for (int i = 0; i < stored.length; i++) {
                 stored[i] = ix.windows[i].storedBytes();
                 if (stored[i] == null) {
                     d.reset();
-                    d.setInput(ix.windows[i].bytes());
+                    d.setInput(ix.windows[i].bytes(), 0, ix.windows[i].length());
                     d.finish();
                     ByteArrayOutputStream out = new ByteArrayOutputStream(WINDOW / 2);
-                    byte[] buf = new byte[16 * 1024];
-                    while (!d.finished()) {
-                        out.write(buf, 0, d.deflate(buf));
+                    for (int stalls = 0; !d.finished(); ) {
+                        int n = d.deflate(buf, 0, buf.length, DeflateEngine.NO_FLUSH);
+                        out.write(buf, 0, n);
+                        if (n == 0 && ++stalls > 2) {
+                            throw new IllegalStateException("window compression made no progress");
+                        }
                     }
                     stored[i] = out.toByteArray();
                 }

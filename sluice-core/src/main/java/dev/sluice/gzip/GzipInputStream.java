@@ -151,6 +151,8 @@ public final class GzipInputStream extends InputStream {
     private long pieceSize = PieceReader.PIECE_SIZE;
     /** Compressed bytes per speculative chunk ({@link SpeculativeReader#CHUNK}; tests make it small). */
     private int speculativeChunk = SpeculativeReader.CHUNK;
+    /** Null, or an index build's sink: the speculative strategy then decodes from the first member on. */
+    private SpeculativeReader.Checkpoints checkpoints;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
     /**
@@ -758,6 +760,9 @@ public final class GzipInputStream extends InputStream {
      * subfield claim and the trailing-data policy (see {@link ChunkSource}).
      */
     private ChunkSource strategy() throws IOException {
+        if (checkpoints != null && memberStart == 0) {
+            return speculative();
+        }
         if (threads == 1 || strategy.equals("serial")) {
             return null;
         }
@@ -780,13 +785,20 @@ public final class GzipInputStream extends InputStream {
         }
         if (memberStart == 0 && (strategy.equals("speculative")
                 || strategy.equals("auto") && threads >= SPECULATIVE_MIN_THREADS)) {
-            prefetch();
-            SpeculativeReader r = new SpeculativeReader(threads, in, buf, pos, lim, bufStart, claimed,
-                    ignoreTrailingGarbage, speculativeChunk);
-            engine.end(); // the reader decodes with engines of its own from here on
-            return r;
+            return speculative();
         }
         return null;
+    }
+
+    private SpeculativeReader speculative() {
+        prefetch();
+        SpeculativeReader r = new SpeculativeReader(threads, in, buf, pos, lim, bufStart, claimed,
+                ignoreTrailingGarbage, speculativeChunk);
+        if (checkpoints != null) {
+            r.checkpoints(checkpoints);
+        }
+        engine.end(); // the reader decodes with engines of its own from here on
+        return r;
     }
 
     /** From now on the source is read ahead on a thread of its own ({@link #PREFETCH}); once per stream. */
@@ -929,12 +941,22 @@ public final class GzipInputStream extends InputStream {
         private int speculativeChunk = SpeculativeReader.CHUNK;
         private String strategy = STRATEGY;
         private boolean stats;
+        private SpeculativeReader.Checkpoints checkpoints;
 
         private Builder() {}
 
         /** The decoding strategy, as {@code -Dsluice.gzip.strategy=} names it (tests: each strategy by name). */
         Builder strategy(String name) {
             this.strategy = checkStrategy(name);
+            return this;
+        }
+
+        /**
+         * An index build's sink ({@code GzipIndexWalk}): the stream decodes speculatively from the first member on,
+         * whatever the strategy, threads (one worker at least) and size subfields, and tells it what the walk confirms.
+         */
+        Builder checkpoints(SpeculativeReader.Checkpoints sink) {
+            this.checkpoints = sink;
             return this;
         }
 
@@ -1037,6 +1059,7 @@ public final class GzipInputStream extends InputStream {
             s.pieceSize = pieceSize;
             s.speculativeChunk = speculativeChunk;
             s.strategy = strategy;
+            s.checkpoints = checkpoints;
             return s;
         }
     }

@@ -59,6 +59,12 @@ final class MarkerInflater {
     int status;
     /** For BOUNDARY and MEMBER_END: the bit (of {@code in}) after the last block decoded. */
     long endBit;
+    /**
+     * Null, or (for an index build) every block end of the last {@link #decode}: {@link #endBit} and {@link #n} there,
+     * in pairs, {@link #blocks} pairs; grown as needed.
+     */
+    long[] ends;
+    int blocks;
 
     /** Bit position of the next unread bit. */
     long position() {
@@ -111,6 +117,7 @@ final class MarkerInflater {
         minMarker = WINDOW;
         int histStart = memberStart ? 0 : -WINDOW;
         status = FAILED;
+        blocks = 0;
         while (true) {
             slowRefill();
             int bfinal = (int) bits & 1;
@@ -130,6 +137,9 @@ final class MarkerInflater {
                 return FAILED;
             }
             endBit = position();
+            if (ends != null) {
+                blockEnd();
+            }
             if (bfinal != 0) {
                 return status = MEMBER_END;
             }
@@ -137,6 +147,15 @@ final class MarkerInflater {
                 return status = BOUNDARY;
             }
         }
+    }
+
+    private void blockEnd() {
+        if (2 * blocks == ends.length) {
+            ends = java.util.Arrays.copyOf(ends, 4 * blocks);
+        }
+        ends[2 * blocks] = endBit;
+        ends[2 * blocks + 1] = n;
+        blocks++;
     }
 
     private boolean stored(int hardCap) {

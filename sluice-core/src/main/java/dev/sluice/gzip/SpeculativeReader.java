@@ -103,6 +103,32 @@ final class SpeculativeReader implements ChunkSource {
     /** Offset just past the engine's current input. */
     private long feedEnd;
 
+    /** Null, or an index build's sink ({@code GzipIndexWalk}), told by the walk what it confirms, in order. */
+    private Checkpoints checkpoints;
+
+    /**
+     * What an index needs from the ordered walk, on the caller's thread, in input order: where each member starts,
+     * and each stretch of output with the block ends inside it (the windows are the output's, which the caller reads).
+     */
+    interface Checkpoints {
+        /** A member whose header starts at byte {@code header} and its deflate data at byte {@code deflate}. */
+        void member(long header, long deflate);
+
+        /**
+         * The next {@code n} bytes of output, with {@code count} true block ends among them: pairs in {@code ends}, the
+         * bit (from {@code baseBit} of the file) after the block and the output bytes into the stretch there. A
+         * member's final block's end is not one (the trailer follows it), nor is any end in output the stream's engine
+         * decoded (it reports none).
+         */
+        void stretch(long baseBit, long[] ends, int count, int n);
+    }
+
+    /** Sets the index build's sink (before the first {@link #next()}) and tells it of the first member. */
+    void checkpoints(Checkpoints sink) {
+        checkpoints = sink;
+        sink.member(walkMember, pos >>> 3);
+    }
+
     /** Chunks whose found start was the true one, decoded again, and members passed to the engine. */
     long matched;
     long redecoded;
@@ -161,6 +187,9 @@ final class SpeculativeReader implements ChunkSource {
         int markerEnd;
         int minMarker;
         boolean firstFalse;
+        /** With {@link #checkpoints}: {@link MarkerInflater#ends}, {@code blocks} pairs. */
+        long[] ends;
+        int blocks;
     }
 
     /** One result for {@link #next()}: decoded bytes (and the end of their member), or a failure in order. */
@@ -334,6 +363,10 @@ final class SpeculativeReader implements ChunkSource {
         e.part = pool.submit(new Finish(r.out, r.n, r.markerEnd, w));
         results.add(e);
         lastBytes = e;
+        if (checkpoints != null) {
+            checkpoints.stretch(c.start << 3, r.ends, r.status == MarkerInflater.MEMBER_END ? r.blocks - 1 : r.blocks,
+                    r.n);
+        }
         if (r.status == MarkerInflater.MEMBER_END) {
             state = BETWEEN;
             trailerAt = c.start + ((r.endBit + 7) >>> 3);
@@ -403,7 +436,11 @@ final class SpeculativeReader implements ChunkSource {
 
     private MarkerInflater inflater() {
         MarkerInflater m = inflaters.poll();
-        return m != null ? m : new MarkerInflater();
+        if (m == null) {
+            m = new MarkerInflater();
+            m.ends = checkpoints != null ? new long[256] : null;
+        }
+        return m;
     }
 
     /** Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. */
@@ -418,6 +455,10 @@ final class SpeculativeReader implements ChunkSource {
         s.n = m.n;
         s.markerEnd = m.markerEnd;
         s.minMarker = m.minMarker;
+        if (m.ends != null) {
+            s.ends = java.util.Arrays.copyOf(m.ends, 2 * m.blocks);
+            s.blocks = m.blocks;
+        }
         m.out = null;
         if (status == MarkerInflater.FAILED) {
             recycleSymbols(s);
@@ -744,6 +785,9 @@ final class SpeculativeReader implements ChunkSource {
         }
         walkMember = h;
         walkClaim = claim;
+        if (checkpoints != null) {
+            checkpoints.member(h, h + length);
+        }
         windowLen = 0;
         pos = (h + length) << 3;
         state = DEFLATE;
@@ -876,5 +920,8 @@ final class SpeculativeReader implements ChunkSource {
         e.part = CompletableFuture.completedFuture(part(b, n));
         results.add(e);
         lastBytes = e;
+        if (checkpoints != null) {
+            checkpoints.stretch(0, null, 0, n);
+        }
     }
 }

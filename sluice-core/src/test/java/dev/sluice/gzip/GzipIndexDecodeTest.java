@@ -90,6 +90,14 @@ class GzipIndexDecodeTest {
         for (long spacing : new long[] {32_768 + r.nextInt(100_000), GzipIndex.DEFAULT_SPACING}) {
             check(gz, data, GzipIndex.build(file, spacing), r, name + " spacing " + spacing + " seed " + seed);
         }
+        // The speculative decoder's index (issue 32 item 3), in chunks small enough to speculate on 3 MB: pigz's
+        // empty blocks, igzip's and bgzip's layouts.
+        long spacing = 32_768 + r.nextInt(300_000);
+        int chunk = 16_384 + r.nextInt(100_000);
+        String what = name + " speculative build, spacing " + spacing + " chunk " + chunk + " seed " + seed;
+        GzipIndex walk = GzipIndexTest.build(file, spacing, 2, chunk);
+        GzipIndexTest.checkWindows(walk, data, what);
+        check(gz, data, walk, r, what);
     }
 
     /** Decodes {@code gz} through {@code ix} in one random style, thread count and piece size; must be {@code data}. */

@@ -273,6 +273,119 @@ class GzipIndexTest {
         assertThrows(ZipException.class, () -> GzipIndex.build(garbage));
     }
 
+    /**
+     * Issue 32 item 3: the index of the speculative decoder's walk ({@link GzipIndexWalk}) against the scanner's
+     * ({@link GzipIndexBuild}) on every case, with tiny chunks so that speculation, false starts and member ends
+     * inside chunks all happen: the same sizes and member table, every window the 32 KiB before its checkpoint, the
+     * spacing rule, and reads through it (used directly and saved in a random format) that equal the data.
+     */
+    @Test
+    void theSpeculativeBuildMatchesTheScannerBuild() throws IOException {
+        long seed = seed("GzipIndexTest builders");
+        Random r = new Random(seed);
+        int identical = 0;
+        List<Case> cases = cases(seed);
+        for (Case c : cases) {
+            long spacing = r.nextBoolean() ? 1 + r.nextInt(50_000) : 65_536;
+            int chunk = 4096 + r.nextInt(60_000);
+            Path gz = write(c.name() + ".gz", c.gz());
+            String what = c.name() + " spacing " + spacing + " chunk " + chunk + " seed " + seed;
+            GzipIndex scan = build(gz, spacing, 0, 0);
+            GzipIndex walk = build(gz, spacing, 1 + r.nextInt(3), chunk);
+            assertEquals(scan.uncompressedSize, walk.uncompressedSize, what);
+            assertArrayEquals(scan.memHeader, walk.memHeader, what);
+            assertArrayEquals(scan.memDeflate, walk.memDeflate, what);
+            assertArrayEquals(scan.memU, walk.memU, what);
+            checkWindows(walk, c.data(), what);
+            if (java.util.Arrays.equals(scan.cpBit, walk.cpBit) && java.util.Arrays.equals(scan.cpU, walk.cpU)) {
+                identical++;
+            }
+            checkReads(walk, gz, c.data(), r, what);
+            Path saved = tmp.resolve(c.name() + ".ix");
+            walk.save(saved, GzipIndex.Format.values()[r.nextInt(3)]);
+            checkReads(GzipIndex.load(saved), gz, c.data(), r, what + " (saved)");
+        }
+        // Where no block is handed to the engine, the walk confirms every block end the scanner sees: the same points.
+        assertTrue(identical >= cases.size() / 2, identical + " of " + cases.size() + " identical, seed " + seed);
+    }
+
+    /** Every window is the bytes before its checkpoint, back to its member's start or 32 KiB; the spacing holds. */
+    static void checkWindows(GzipIndex ix, byte[] data, String what) throws IOException {
+        for (int i = 0; i < ix.cpU.length; i++) {
+            int u = (int) ix.cpU[i];
+            long start = ix.memU[ix.cpMember[i]];
+            long previous = i > 0 && ix.cpMember[i - 1] == ix.cpMember[i] ? ix.cpU[i - 1] : start;
+            assertTrue(u - previous >= ix.spacing, what + ": checkpoint " + i + " at " + u + " after " + previous);
+            byte[] w = ix.windows[i].bytes();
+            assertEquals(Math.min(GzipIndexBuild.WINDOW, u - start), w.length, what + ": window " + i);
+            assertTrue(java.util.Arrays.equals(data, u - w.length, u, w, 0, w.length), what + ": window " + i);
+        }
+    }
+
+    /**
+     * Corrupt and truncated input: the speculative build fails with the exception type of the one-thread stream
+     * ({@link GzipInputStream} on one thread, trailing garbage ignored as the builds ignore it), or both succeed (a
+     * flip in a field nothing checks) and the index reads the stream's bytes. The scanner build fails where they fail
+     * (its type may differ at a cut inside a block header: it reads the zeros past the end as that header).
+     */
+    @Test
+    void theSpeculativeBuildFailsAsTheOneThreadStream() throws IOException {
+        long seed = seed("GzipIndexTest builders corrupt");
+        Random r = new Random(seed);
+        byte[] data = TestData.mixed(r, 200_000);
+        byte[] gz = concat(TestData.member(GzipHeader.minimal(), data, 6), TestData.member(GzipHeader.minimal(),
+                data, 1), new byte[3]);
+        for (int i = 0; i < 40; i++) {
+            byte[] bad = i < 12 ? java.util.Arrays.copyOf(gz, i == 0 ? 0 : r.nextInt(gz.length - 3)) : gz.clone();
+            if (i >= 12) {
+                bad[r.nextInt(bad.length)] ^= (byte) (1 + r.nextInt(255));
+            }
+            Path f = write("bad.gz", bad);
+            String what = (i < 12 ? "cut at " + bad.length : "flip " + i) + " seed " + seed;
+            byte[][] decoded = new byte[1][];
+            IOException streamFailure = failure(() -> {
+                try (GzipInputStream in = GzipInputStream.builder().threads(1).ignoreTrailingGarbage(true)
+                        .build(new java.io.ByteArrayInputStream(bad))) {
+                    decoded[0] = in.readAllBytes();
+                }
+            });
+            if (bad.length == 0) {
+                streamFailure = new EOFException("the builds refuse an empty file"); // the stream reads it as empty
+            }
+            IOException walkFailure = failure(() -> build(f, 20_000, 2, 4096 + r.nextInt(20_000)));
+            IOException scanFailure = failure(() -> build(f, 20_000, 0, 0));
+            String all = what + ": " + streamFailure + " / " + walkFailure + " / " + scanFailure;
+            assertEquals(streamFailure == null ? null : streamFailure.getClass(),
+                    walkFailure == null ? null : walkFailure.getClass(), all);
+            assertEquals(streamFailure == null, scanFailure == null, all);
+            if (walkFailure == null) {
+                checkReads(build(f, 20_000, 2, 8192), f, decoded[0], r, what);
+            }
+        }
+    }
+
+    private static IOException failure(org.junit.jupiter.api.function.Executable e) {
+        try {
+            e.execute();
+            return null;
+        } catch (ZipException | EOFException expected) {
+            return expected;
+        } catch (Throwable t) {
+            throw new AssertionError("not a ZipException or EOFException: " + t, t);
+        }
+    }
+
+    /**
+     * Builds {@code gz}'s index by the scanner (one thread) with {@code threads} 0, else by the speculative decoder on
+     * {@code threads} workers in {@code chunk}-byte chunks.
+     */
+    static GzipIndex build(Path gz, long spacing, int threads, int chunk) throws IOException {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(gz)) {
+            return threads == 0 ? GzipIndexBuild.build(ch, ch.size(), spacing, false)
+                    : GzipIndexWalk.build(ch, ch.size(), spacing, threads, chunk);
+        }
+    }
+
     @Test
     void indexForAnotherFileIsRejected() throws IOException {
         Random r = new Random(3);

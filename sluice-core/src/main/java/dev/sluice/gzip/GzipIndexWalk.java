@@ -1,0 +1,145 @@
+package dev.sluice.gzip;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.util.Arrays;
+
+/**
+ * Builds the checkpoints of a {@link GzipIndex} for any gzip file as a by-product of the speculative parallel decoder
+ * (issue 32 item 3): a {@link GzipInputStream} decodes the file through {@link SpeculativeReader}, whose ordered walk
+ * tells this sink, on the caller's thread, where each member starts and every true block end of the output it
+ * confirms ({@link SpeculativeReader.Checkpoints}); the checkpoints are picked from those ends by
+ * {@link GzipIndexBuild}'s rule (the first block end at least {@code spacing} bytes after the previous checkpoint or
+ * member start), so the spacing keeps its meaning whatever the chunk size, and the 32 KiB window of each is copied
+ * from the decoded bytes as the caller reads them (the walk runs ahead of the reads, so a checkpoint is known before
+ * its bytes come). Nothing is written out; the stream checks every CRC32, ISIZE and header, and its exceptions are
+ * the build's: a corrupt file is a {@link java.util.zip.ZipException}, a truncated one an
+ * {@link java.io.EOFException}, as with the scanner's build. Data after the last member ends the index as it ends the
+ * scanner's (zeros and garbage alike).
+ *
+ * <p>Where the walk hands the rest of a member to the stream's engine (a block Java refuses, or one longer than two
+ * chunks: rare, see {@link SpeculativeReader}), that stretch has no block ends, so no checkpoints: the index is still
+ * exact, with fewer entry points there. Memory: the decoder's, plus the windows (32 KiB per checkpoint). One thread
+ * calls it (the stream's caller), so nothing here is synchronized.
+ */
+final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
+    private static final int WINDOW = GzipIndexBuild.WINDOW;
+
+    private final long spacing;
+
+    // The walk's side: the output it has confirmed, and the points it picked.
+    private long walkU;
+    private long lastEntryU;
+    private long[] memHeader = new long[8];
+    private long[] memDeflate = new long[8];
+    private long[] memU = new long[8];
+    private int members;
+    private long[] cpBit = new long[8];
+    private long[] cpU = new long[8];
+    private int[] cpMember = new int[8];
+    private int cps;
+
+    // The reader's side: the output read so far, its last 32 KiB, and the windows of the checkpoints passed.
+    private long readU;
+    private final byte[] tail = new byte[WINDOW];
+    private byte[][] windows = new byte[8][];
+    private int captured;
+
+    private GzipIndexWalk(long spacing) {
+        this.spacing = spacing;
+    }
+
+    /**
+     * Decodes the {@code size}-byte gzip file {@code ch} on {@code threads} workers in {@code chunk}-byte speculative
+     * chunks and returns its index. Leaves {@code ch} open.
+     */
+    static GzipIndex build(FileChannel ch, long size, long spacing, int threads, int chunk) throws IOException {
+        GzipIndexWalk w = new GzipIndexWalk(spacing);
+        try (GzipInputStream in = GzipInputStream.builder().threads(threads).ignoreTrailingGarbage(true)
+                .speculativeChunk(chunk).checkpoints(w).build(unclosed(ch))) {
+            byte[] b = new byte[1 << 20];
+            for (int n; (n = in.read(b, 0, b.length)) >= 0; ) {
+                w.read(b, 0, n);
+            }
+        }
+        if (w.members == 0) {
+            throw new java.io.EOFException("empty file: expected a gzip header at offset 0");
+        }
+        if (w.readU != w.walkU || w.captured != w.cps) {
+            throw new IllegalStateException("gzip index: the walk confirmed " + w.walkU + " bytes and " + w.cps
+                    + " checkpoints, the reads " + w.readU + " and " + w.captured);
+        }
+        return new GzipIndex(size, w.readU, spacing, Arrays.copyOf(w.memHeader, w.members),
+                Arrays.copyOf(w.memDeflate, w.members), Arrays.copyOf(w.memU, w.members), Arrays.copyOf(w.cpBit, w.cps),
+                Arrays.copyOf(w.cpU, w.cps), Arrays.copyOf(w.cpMember, w.cps), Arrays.copyOf(w.windows, w.cps),
+                GzipIndex.fileCheck(ch, size));
+    }
+
+    /** The file from offset 0; closing the stream leaves the channel open for the build's last checks. */
+    private static InputStream unclosed(FileChannel ch) throws IOException {
+        return new FilterInputStream(Channels.newInputStream(ch.position(0))) {
+            @Override
+            public void close() {}
+        };
+    }
+
+    @Override
+    public void member(long header, long deflate) {
+        if (members == memU.length) {
+            memHeader = Arrays.copyOf(memHeader, 2 * members);
+            memDeflate = Arrays.copyOf(memDeflate, 2 * members);
+            memU = Arrays.copyOf(memU, 2 * members);
+        }
+        memHeader[members] = header;
+        memDeflate[members] = deflate;
+        memU[members] = walkU;
+        members++;
+        lastEntryU = walkU;
+    }
+
+    @Override
+    public void stretch(long baseBit, long[] ends, int count, int n) {
+        for (int i = 0; i < count; i++) {
+            long u = walkU + ends[2 * i + 1];
+            if (u - lastEntryU < spacing) {
+                continue;
+            }
+            lastEntryU = u;
+            if (cps == cpU.length) {
+                cpBit = Arrays.copyOf(cpBit, 2 * cps);
+                cpU = Arrays.copyOf(cpU, 2 * cps);
+                cpMember = Arrays.copyOf(cpMember, 2 * cps);
+                windows = Arrays.copyOf(windows, 2 * cps);
+            }
+            cpBit[cps] = baseBit + ends[2 * i];
+            cpU[cps] = u;
+            cpMember[cps] = members - 1;
+            cps++;
+        }
+        walkU += n;
+    }
+
+    /** The next {@code n} decoded bytes, {@code b[off..off+n)}: the windows of the checkpoints among them. */
+    private void read(byte[] b, int off, int n) {
+        long end = readU + n;
+        for (; captured < cps && cpU[captured] <= end; captured++) {
+            int at = (int) (cpU[captured] - readU);
+            int len = (int) Math.min(WINDOW, cpU[captured] - memU[cpMember[captured]]);
+            int fromB = Math.min(len, at);
+            byte[] w = new byte[len];
+            System.arraycopy(tail, WINDOW - (len - fromB), w, 0, len - fromB);
+            System.arraycopy(b, off + at - fromB, w, len - fromB, fromB);
+            windows[captured] = w;
+        }
+        if (n >= WINDOW) {
+            System.arraycopy(b, off + n - WINDOW, tail, 0, WINDOW);
+        } else {
+            System.arraycopy(tail, n, tail, 0, WINDOW - n);
+            System.arraycopy(b, off, tail, WINDOW - n, n);
+        }
+        readU = end;
+    }
+}
