@@ -151,6 +151,8 @@ public final class GzipInputStream extends InputStream {
     private long pieceSize = PieceReader.PIECE_SIZE;
     /** Compressed bytes per speculative chunk ({@link SpeculativeReader#CHUNK}; tests make it small). */
     private int speculativeChunk = SpeculativeReader.CHUNK;
+    /** Whether strategies on workers read the source through {@link Prefetch} ({@link #PREFETCH}, or the builder's). */
+    private boolean prefetch = PREFETCH;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
     /**
@@ -791,7 +793,7 @@ public final class GzipInputStream extends InputStream {
 
     /** From now on the source is read ahead on a thread of its own ({@link #PREFETCH}); once per stream. */
     private void prefetch() {
-        if (PREFETCH && !(in instanceof Prefetch)) {
+        if (prefetch && !(in instanceof Prefetch)) {
             in = new Prefetch(in);
         }
     }
@@ -928,6 +930,7 @@ public final class GzipInputStream extends InputStream {
         private long pieceSize = PieceReader.PIECE_SIZE;
         private int speculativeChunk = SpeculativeReader.CHUNK;
         private String strategy = STRATEGY;
+        private boolean prefetch = PREFETCH;
         private boolean stats;
 
         private Builder() {}
@@ -941,6 +944,12 @@ public final class GzipInputStream extends InputStream {
         /** Output bytes per piece with an index (tests: tiny pieces). */
         Builder pieceSize(long bytes) {
             this.pieceSize = Checks.positive(bytes, "pieceSize");
+            return this;
+        }
+
+        /** Whether strategies on workers read the source on a thread of their own (tests: both; {@link #PREFETCH}). */
+        Builder prefetch(boolean on) {
+            this.prefetch = on;
             return this;
         }
 
@@ -1037,6 +1046,7 @@ public final class GzipInputStream extends InputStream {
             s.pieceSize = pieceSize;
             s.speculativeChunk = speculativeChunk;
             s.strategy = strategy;
+            s.prefetch = prefetch;
             return s;
         }
     }
