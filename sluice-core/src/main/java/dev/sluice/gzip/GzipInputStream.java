@@ -153,6 +153,8 @@ public final class GzipInputStream extends InputStream {
     private int speculativeChunk = SpeculativeReader.CHUNK;
     /** Null, or an index build's sink: the speculative strategy then decodes from the first member on. */
     private SpeculativeReader.Checkpoints checkpoints;
+    /** Whether strategies on workers read the source through {@link Prefetch} ({@link #PREFETCH}, or the builder's). */
+    private boolean prefetch = PREFETCH;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
     /**
@@ -803,7 +805,7 @@ public final class GzipInputStream extends InputStream {
 
     /** From now on the source is read ahead on a thread of its own ({@link #PREFETCH}); once per stream. */
     private void prefetch() {
-        if (PREFETCH && !(in instanceof Prefetch)) {
+        if (prefetch && !(in instanceof Prefetch)) {
             in = new Prefetch(in);
         }
     }
@@ -940,6 +942,7 @@ public final class GzipInputStream extends InputStream {
         private long pieceSize = PieceReader.PIECE_SIZE;
         private int speculativeChunk = SpeculativeReader.CHUNK;
         private String strategy = STRATEGY;
+        private boolean prefetch = PREFETCH;
         private boolean stats;
         private SpeculativeReader.Checkpoints checkpoints;
 
@@ -963,6 +966,12 @@ public final class GzipInputStream extends InputStream {
         /** Output bytes per piece with an index (tests: tiny pieces). */
         Builder pieceSize(long bytes) {
             this.pieceSize = Checks.positive(bytes, "pieceSize");
+            return this;
+        }
+
+        /** Whether strategies on workers read the source on a thread of their own (tests: both; {@link #PREFETCH}). */
+        Builder prefetch(boolean on) {
+            this.prefetch = on;
             return this;
         }
 
@@ -1060,6 +1069,7 @@ public final class GzipInputStream extends InputStream {
             s.speculativeChunk = speculativeChunk;
             s.strategy = strategy;
             s.checkpoints = checkpoints;
+            s.prefetch = prefetch;
             return s;
         }
     }

@@ -238,6 +238,7 @@ final class ParallelInflate {
                 scratch = new byte[InflateEngine.MAX_DICTIONARY];
             }
             try {
+                piece.gather(ParallelInflate.this);
                 return piece.decode(e, out, scratch);
             } finally {
                 returnEngine(e);
@@ -306,15 +307,24 @@ final class ParallelInflate {
 
     /**
      * An input array of at least {@code size} bytes: one the workers are done with (smaller ones are dropped), or a
-     * new one. Reuse matters because a new array is zeroed by the caller's thread: per-byte work that recycling saves.
+     * new one. Reuse matters because a new array is zeroed by the thread that asks: per-byte work that recycling
+     * saves.
      */
     byte[] input(int size) {
+        return input(size, 0);
+    }
+
+    /**
+     * As {@link #input(int)}, but a new array is {@code extra} bytes larger than asked, so that the next requests
+     * (whose sizes vary: index pieces) fit it; any thread.
+     */
+    byte[] input(int size, int extra) {
         for (byte[] a; (a = freeInputs.poll()) != null; ) {
             if (a.length >= size) {
                 return a;
             }
         }
-        return new byte[size];
+        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, (long) size + extra)];
     }
 
     /** Drops one user of {@code b} (the reader, or a task); the last one frees its array for reuse. */

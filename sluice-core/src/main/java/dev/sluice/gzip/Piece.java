@@ -25,9 +25,11 @@ final class Piece {
     /** Compressed offset of {@code in[ROOM]}. */
     final long offset;
     /**
-     * The compressed bytes at {@code in[ROOM..ROOM+len)}, and {@link BitStarts#MAX_SUFFIX} bytes of room after them.
+     * The compressed bytes at {@code in[ROOM..ROOM+len)}, and {@link BitStarts#MAX_SUFFIX} bytes of room after them;
+     * null until a worker gathers them ({@link #gather}) from where the reader left them ({@link #lieIn}). The
+     * worker writes bits of the first and last byte (see {@link BitStarts}), so the array is the piece's alone.
      */
-    final byte[] in;
+    byte[] in;
     final int len;
     /** Bits of {@code in[ROOM]} before the start (0..7). */
     final int skipBits;
@@ -48,15 +50,22 @@ final class Piece {
     /** For the last piece: its input stops short of the end of the file (it was longer than a piece may be). */
     final boolean cut;
 
-    /** {@code in}'s first and last byte as read: the worker overwrites bits of both (see {@link BitStarts}). */
-    final byte first;
-    final byte last1;
+    /**
+     * Where the compressed bytes lie until a worker gathers them: the byte the previous piece ended in ({@code lead},
+     * or -1 when the piece starts at a byte boundary of its own) and then slices of the reader's shared blocks.
+     */
+    private int lead = -1;
+    private List<Slice> slices;
 
     // Results, written by the worker.
     final List<Segment> segments = new ArrayList<>(2);
     /** For the last piece: offset in {@link #in} of the first byte after the last member (trailing data), or -1. */
     int trailingAt = -1;
 
+    /**
+     * A piece whose compressed bytes are {@code in[ROOM..ROOM+len)} (laid out as {@link #in} says), or, with a null
+     * {@code in}, wherever {@link #lieIn} says.
+     */
     Piece(long offset, byte[] in, int len, int skipBits, Window window, long u, long target, boolean endsAtMember,
             int endBits, Window endWindow, boolean last, boolean cut) {
         this.offset = offset;
@@ -71,29 +80,67 @@ final class Piece {
         this.endWindow = endWindow;
         this.last = last;
         this.cut = cut;
-        this.first = len > 0 ? in[ROOM] : 0;
-        this.last1 = len > 0 ? in[ROOM + len - 1] : 0;
+    }
+
+    /** {@code len} bytes of a shared block's array from {@code off}: part of a piece's compressed bytes. */
+    static final class Slice {
+        final ParallelInflate.Block block;
+        final int off;
+        final int len;
+
+        Slice(ParallelInflate.Block block, int off, int len) {
+            this.block = block;
+            this.off = off;
+            this.len = len;
+        }
     }
 
     /**
-     * Adds the input's bytes at compressed offsets {@code [from, to)} to {@code crc} as they were read, whatever the
-     * worker has done to the first and last (the caller's thread reads them while a worker may write them).
+     * Caller's thread, before submission: the compressed bytes are {@code lead} (a byte value, or -1 for none) and
+     * then {@code slices}, whose blocks this piece holds a use of each until {@link #gather} releases them.
      */
-    void crcOf(long from, long to, java.util.zip.Checksum crc) {
-        int a = ROOM + (int) (from - offset);
-        int b = ROOM + (int) (to - offset);
-        int lastAt = ROOM + len - 1;
-        if (a < b && a == ROOM) {
-            crc.update(first);
-            a++;
+    void lieIn(int lead, List<Slice> slices) {
+        this.lead = lead;
+        this.slices = slices;
+    }
+
+    /**
+     * On the worker, before {@link #decode}: copies the bytes {@link #lieIn} named into an input array of the
+     * workers' ({@link ParallelInflate#input}), laid out as {@link #in} says, and releases the blocks, so that the
+     * caller's thread never copies compressed bytes (issue 31: its share of the CPU). Nothing to do for a piece made
+     * with its array.
+     */
+    void gather(ParallelInflate workers) {
+        if (slices == null) {
+            return;
         }
-        int mid = Math.min(b, lastAt);
-        if (a < mid) {
-            crc.update(in, a, mid - a);
-            a = mid;
+        try {
+            byte[] b = workers.input(ROOM + len + BitStarts.MAX_SUFFIX, len >> 2); // a quarter more: the next fit
+            int at = ROOM;
+            if (lead >= 0) {
+                b[at++] = (byte) lead;
+            }
+            for (Slice s : slices) {
+                System.arraycopy(s.block.bytes, s.off, b, at, s.len);
+                at += s.len;
+            }
+            if (at != ROOM + len) {
+                throw new IllegalStateException("piece of " + len + " bytes gathered " + (at - ROOM));
+            }
+            in = b;
+        } finally {
+            release(workers);
         }
-        if (a < b && a == lastAt) {
-            crc.update(last1);
+    }
+
+    /** Gives back the blocks this piece still holds (on a failure before {@link #gather}, too); any thread, once. */
+    void release(ParallelInflate workers) {
+        List<Slice> s = slices;
+        slices = null;
+        if (s != null) {
+            for (Slice x : s) {
+                workers.release(x.block);
+            }
         }
     }
 

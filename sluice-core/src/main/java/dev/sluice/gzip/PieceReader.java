@@ -1,9 +1,11 @@
 package dev.sluice.gzip;
 
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.zip.CRC32;
 import java.util.zip.ZipException;
 import dev.sluice.internal.Defaults;
@@ -16,7 +18,13 @@ import dev.sluice.internal.Defaults;
  * and size subfield, the index's record of the file (its size, the CRC32s of its first and last bytes), and what
  * follows the last member. No result is returned before the checks that cover its bytes passed: a piece's own (its
  * length, where it ends, the next checkpoint's window), the member's CRC32 when the member ends in it, and the
- * index's record of the file's first bytes. One thread; not thread-safe.
+ * index's record of the file's first bytes.
+ *
+ * <p>The compressed bytes are never copied on the caller's thread: they stay in the blocks they were read into
+ * (a {@link Prefetch}'s, shared, or this reader's own when the source is not one), and each piece names its
+ * {@link Piece.Slice}s of them, which its worker gathers ({@link Piece#gather}) and gives back. The caller's thread
+ * reads only what the index's record of the file covers (its first and last {@link EntryPoints#checkBytes} bytes,
+ * for their CRC32s) and the byte a piece starts in when the previous ended inside it. One thread; not thread-safe.
  */
 final class PieceReader implements ChunkSource {
     /**
@@ -38,10 +46,18 @@ final class PieceReader implements ChunkSource {
     private final boolean ignoreTrailingGarbage;
     private final long pieceSize;
 
-    // The source: bytes the stream had read ahead, then the stream itself.
-    private byte[] left;
-    private int leftPos;
-    private int leftLim;
+    /**
+     * The source in blocks: {@code cur.bytes[pos..lim)} not yet read, at compressed offset {@link #offset}; first the
+     * bytes the stream had read ahead, then the {@link Prefetch}'s blocks ({@link #pf}) or, from any other source,
+     * blocks this reader reads itself. {@code cur} holds a use of its block until the reader moves past it.
+     */
+    private ParallelInflate.Block cur;
+    private int pos;
+    private int lim;
+    private final Prefetch pf;
+    private final int[] slice = new int[2];
+    /** Size of the next block read from a source that is not a {@link Prefetch}: from 64 KiB, growing fourfold. */
+    private int ownBlock = Prefetch.FIRST_BLOCK;
     /** Compressed offset of the next byte to read. */
     private long offset;
     private boolean eof;
@@ -54,8 +70,13 @@ final class PieceReader implements ChunkSource {
     private boolean headChecked;
     /** Pieces read while the file's first bytes are not all read, held back until they are checked. */
     private final ArrayDeque<Piece> held = new ArrayDeque<>();
-    /** Recent pieces, whose input covers at least the file's last {@code checkBytes} bytes once the last is read. */
-    private final ArrayDeque<Piece> recent = new ArrayDeque<>();
+    /**
+     * The file's last bytes, {@code [tailFrom, compressedSize)}, as they are read: their CRC32 so far and the offset
+     * up to which it runs ({@code tailNext}); null when the index has no record of them.
+     */
+    private final CRC32 tailCrc;
+    private final long tailFrom;
+    private long tailNext;
 
     /** The entry the next piece starts at, or -1 once the last piece is read. */
     private int next;
@@ -86,24 +107,19 @@ final class PieceReader implements ChunkSource {
             throw new ZipException("index does not fit the gzip data: the first member's deflate data starts at"
                     + " offset " + offset + ", the index says " + ep.startByte(0));
         }
-        this.left = buf;
-        this.leftPos = pos;
-        this.leftLim = lim;
-        long limit = -1;
-        if (ep.fileCheck != null && ep.compressedSize >= 0 && bufStart == 0) {
-            limit = Math.min(ep.checkBytes, ep.compressedSize);
-            headCrc.update(buf, 0, (int) Math.min(pos, limit));
-        }
-        this.headLimit = limit;
-        if (limit >= 0) {
-            // The header's bytes, for the check of the file's last bytes when the file is that small.
-            byte[] header = new byte[Piece.ROOM + pos];
-            System.arraycopy(buf, 0, header, Piece.ROOM, pos);
-            recent.add(new Piece(0, header, pos, 0, null, 0, 0, false, 0, null, false, false));
-        }
-        this.headChecked = limit < 0 || offset >= limit;
-        if (limit >= 0 && headChecked) {
-            checkHead();
+        this.pf = in instanceof Prefetch ? (Prefetch) in : null;
+        // The stream's buffer is the stream's: the bytes it read ahead get a block of their own (at most a buffer).
+        this.cur = new ParallelInflate.Block(Arrays.copyOfRange(buf, pos, lim));
+        this.pos = 0;
+        this.lim = lim - pos;
+        boolean record = ep.fileCheck != null && ep.compressedSize >= 0 && bufStart == 0;
+        this.headLimit = record ? Math.min(ep.checkBytes, ep.compressedSize) : -1;
+        this.headChecked = !record;
+        this.tailCrc = ep.fileCheck != null && ep.compressedSize >= 0 ? new CRC32() : null;
+        this.tailFrom = tailCrc == null ? -1 : ep.compressedSize - Math.min(ep.checkBytes, ep.compressedSize);
+        this.tailNext = tailFrom;
+        if (record) {
+            account(buf, 0, pos, 0); // the header's bytes, for the file's first (and, when that small, last) bytes
         }
     }
 
@@ -165,7 +181,7 @@ final class PieceReader implements ChunkSource {
             return null;
         }
         check(d.piece);
-        if (!recent.contains(d.piece) && workers.freeInputs.size() < workers.maxInFlight()) {
+        if (workers.freeInputs.size() < workers.maxInFlight()) {
             workers.freeInputs.offer(d.piece.in); // the worker is done with it, and no check needs it any more
         }
         return d;
@@ -179,6 +195,9 @@ final class PieceReader implements ChunkSource {
                 p = readPiece();
             } catch (IOException e) {
                 next = -1;
+                for (Piece h : held) {
+                    h.release(workers);
+                }
                 held.clear();
                 workers.fail(e);
                 return;
@@ -214,42 +233,44 @@ final class PieceReader implements ChunkSource {
             if (ep.compressedSize < start) {
                 throw sizeMismatch(start);
             }
-            want = Math.min(ep.compressedSize - start, MAX_PIECE + 1);
+            want = Math.min(ep.compressedSize - start, MAX_PIECE);
         } else {
-            want = MAX_PIECE + 1;
+            want = MAX_PIECE;
         }
-        byte[] buf = inputArray(Piece.ROOM + (int) want + BitStarts.MAX_SUFFIX);
-        int got = 0;
+        int lead = -1;
         if (start == offset - 1 && want > 0) {
-            buf[Piece.ROOM] = lastByte; // the previous piece ended inside this byte
-            got = 1;
+            lead = lastByte & 0xff; // the previous piece ended inside this byte
         } else if (start != offset) {
             throw new ZipException("index does not fit the gzip data: piece at offset " + start + ", read up to "
                     + offset);
         }
-        got += read(buf, Piece.ROOM + got, (int) want - got);
-        boolean cut = false;
-        if (got < want) {
-            if (!last || ep.compressedSize >= 0) {
-                throw sizeMismatch(offset);
+        List<Piece.Slice> slices = new ArrayList<>(2);
+        int got = lead < 0 ? 0 : 1;
+        try {
+            got += take(slices, (int) want - got);
+            if (got < want) {
+                if (!last || ep.compressedSize >= 0) {
+                    throw sizeMismatch(offset);
+                }
             }
-        } else if (last) {
-            if (ep.compressedSize >= 0 && offset == ep.compressedSize) {
-                int extra = read(new byte[1], 0, 1);
-                if (extra > 0) {
+        } catch (IOException x) {
+            for (Piece.Slice sl : slices) {
+                workers.release(sl.block);
+            }
+            throw x;
+        }
+        boolean cut = false;
+        if (last && got == want) {
+            if (more()) {
+                if (ep.compressedSize >= 0 && offset == ep.compressedSize) {
                     throw new ZipException("index does not fit the gzip data: the input goes on past offset "
                             + ep.compressedSize + ", the size the index gives");
                 }
-            } else {
                 // More than a piece may hold: the piece stops here, and what follows (which can only be trailing
-                // bytes, or the data runs past the index) is read when its worker is done. Put the byte read
-                // beyond it back.
-                got = (int) MAX_PIECE;
+                // bytes, or the data runs past the index) is read when its worker is done.
                 cut = true;
-                left = new byte[] {buf[Piece.ROOM + got]};
-                leftPos = 0;
-                leftLim = 1;
-                offset = start + got;
+            } else if (ep.compressedSize >= 0 && offset != ep.compressedSize) {
+                throw sizeMismatch(offset);
             }
         }
         next = last ? -1 : e;
@@ -258,12 +279,9 @@ final class PieceReader implements ChunkSource {
         if (target > MAX_PIECE + pieceSize) {
             throw new ZipException("index does not fit the gzip data: " + target + " bytes between entry points");
         }
-        Piece p = new Piece(start, buf, got, (int) (ep.bit[s] & 7), ep.window[s], u, target,
+        Piece p = new Piece(start, null, got, (int) (ep.bit[s] & 7), ep.window[s], u, target,
                 !last && ep.memberStart(e), last ? 0 : (int) (ep.bit[e] & 7), last ? null : ep.window[e], last, cut);
-        if (got > 0) {
-            lastByte = buf[Piece.ROOM + got - 1];
-        }
-        remember(p);
+        p.lieIn(lead, slices);
         if (last && !cut) {
             checkTail();
         }
@@ -271,57 +289,96 @@ final class PieceReader implements ChunkSource {
     }
 
     /**
-     * An input array of at least {@code size} bytes: one the workers are done with, or a new one a quarter larger
-     * than the largest asked for so far, so that the next pieces fit it (a new array is zeroed by the caller's
-     * thread: per-byte work that recycling avoids).
+     * Names up to {@code want} bytes at the current offset in {@code slices} (fewer only at the end of the input),
+     * taking a use of each block for the piece; returns how many. Reads only what {@link #account} needs.
      */
-    private byte[] inputArray(int size) {
-        for (byte[] b; (b = workers.freeInputs.poll()) != null; ) {
-            if (b.length >= size) {
-                return b;
-            }
+    private int take(List<Piece.Slice> slices, int want) throws IOException {
+        int done = 0;
+        while (done < want && more()) {
+            int n = Math.min(want - done, lim - pos);
+            cur.use();
+            slices.add(new Piece.Slice(cur, pos, n));
+            account(cur.bytes, pos, n, offset);
+            pos += n;
+            offset += n;
+            done += n;
+            lastByte = cur.bytes[pos - 1];
         }
-        largestInput = Math.max(largestInput, size);
-        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, largestInput + (largestInput >> 2))];
+        return done;
     }
 
-    private int largestInput;
+    /**
+     * Makes {@code pos < lim}, moving to the source's next block if this one is read: true if a byte is there,
+     * false at the end of the input.
+     */
+    private boolean more() throws IOException {
+        if (pos < lim) {
+            return true;
+        }
+        if (eof) {
+            return false;
+        }
+        workers.release(cur);
+        cur = null;
+        byte[] b;
+        if (pf != null) {
+            b = pf.takeBlock(slice);
+            if (b != null) {
+                cur = new ParallelInflate.Block(b, pf);
+                pos = slice[0];
+                lim = slice[1];
+            }
+        } else {
+            // Another source (-Dsluice.gzip.prefetch=false): blocks of our own, one read each, recycled by the
+            // workers' input arrays.
+            b = workers.input(ownBlock);
+            int n = 0;
+            for (int zeros = 0; n == 0; ) {
+                n = in.read(b, 0, b.length);
+                if (n == 0 && ++zeros > 1000) {
+                    throw new IOException("source returned 0 bytes 1000 times in a row at offset " + offset);
+                }
+            }
+            if (n > 0) {
+                cur = new ParallelInflate.Block(b);
+                pos = 0;
+                lim = n;
+                ownBlock = Math.min(Prefetch.BLOCK, 4 * ownBlock);
+            }
+        }
+        if (cur == null) {
+            eof = true;
+            pos = 0;
+            lim = 0;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The bytes {@code b[off..off+n)} at compressed offset {@code at}, as they are read, for the index's record of
+     * the file: the CRC32 of its first bytes (checked once they are all read) and of its last ones.
+     */
+    private void account(byte[] b, int off, int n, long at) throws ZipException {
+        if (!headChecked && n > 0) {
+            int h = (int) Math.min(n, headLimit - at);
+            headCrc.update(b, off, h);
+            if (at + h >= headLimit) {
+                headChecked = true;
+                checkHead();
+            }
+        }
+        if (tailCrc != null && at + n > tailNext && at <= tailNext && tailNext < ep.compressedSize) {
+            int from = (int) (tailNext - at);
+            int to = (int) Math.min(n, ep.compressedSize - at);
+            tailCrc.update(b, off + from, to - from);
+            tailNext = at + to;
+        }
+    }
 
     private ZipException sizeMismatch(long at) {
         return new ZipException("index does not fit the gzip data: the input ends at offset " + at + (ep.compressedSize
                 >= 0 ? ", the index says the file is " + ep.compressedSize + " bytes" : " before its last entry"));
-    }
-
-    /** Reads up to {@code len} bytes at the current offset, fewer only at the end of the input. */
-    private int read(byte[] b, int off, int len) throws IOException {
-        int done = 0;
-        while (done < len) {
-            int n;
-            if (leftPos < leftLim) {
-                n = Math.min(len - done, leftLim - leftPos);
-                System.arraycopy(left, leftPos, b, off + done, n);
-                leftPos += n;
-            } else if (eof) {
-                break;
-            } else {
-                n = in.read(b, off + done, len - done);
-                if (n < 0) {
-                    eof = true;
-                    break;
-                }
-            }
-            if (!headChecked && n > 0) {
-                int h = (int) Math.min(n, headLimit - offset);
-                headCrc.update(b, off + done, h);
-                if (offset + h >= headLimit) {
-                    headChecked = true;
-                    checkHead();
-                }
-            }
-            done += n;
-            offset += n;
-        }
-        return done;
     }
 
     private void checkHead() throws ZipException {
@@ -331,43 +388,15 @@ final class PieceReader implements ChunkSource {
         }
     }
 
-    /** Keeps the pieces that hold the last {@code checkBytes} bytes read, for {@link #checkTail}. */
-    private void remember(Piece p) {
-        recent.add(p);
-        long from = p.offset + p.len - ep.checkBytes;
-        while (recent.size() > 1) {
-            java.util.Iterator<Piece> it = recent.iterator();
-            it.next();
-            if (it.next().offset > from) {
-                break;
-            }
-            recent.poll();
-        }
-    }
-
     /** The file's last bytes against the index's record, before the last piece is handed out. */
     private void checkTail() throws ZipException {
-        if (ep.fileCheck == null || ep.compressedSize < 0) {
+        if (tailCrc == null) {
             return;
         }
-        long n = Math.min(ep.checkBytes, ep.compressedSize);
-        long from = ep.compressedSize - n;
-        CRC32 crc = new CRC32();
-        long at = -1;
-        for (Piece r : recent) {
-            long lo = Math.max(from, Math.max(r.offset, at));
-            long hi = r.offset + r.len;
-            if (lo < hi) {
-                if (at < 0 && lo > from) {
-                    break; // not all kept: cannot happen (remember keeps them), but never a false verdict
-                }
-                r.crcOf(lo, hi, crc);
-                at = hi;
-            }
-        }
-        if (at != ep.compressedSize || (int) crc.getValue() != ep.fileCheck[1]) {
+        long n = ep.compressedSize - tailFrom;
+        if (tailNext != ep.compressedSize || (int) tailCrc.getValue() != ep.fileCheck[1]) {
             throw new ZipException(String.format("index does not fit the gzip data: CRC32 of its last %d bytes"
-                    + " 0x%08x != 0x%08x in the index", n, (int) crc.getValue(), ep.fileCheck[1]));
+                    + " 0x%08x != 0x%08x in the index", n, (int) tailCrc.getValue(), ep.fileCheck[1]));
         }
     }
 
@@ -400,10 +429,11 @@ final class PieceReader implements ChunkSource {
         }
         if (p.cut) {
             // Only trailing bytes can follow the data of a cut piece (its worker found the end inside it).
-            byte[] b = new byte[8192];
-            for (int n; garbage < 0 && (n = read(b, 0, b.length)) > 0; ) {
-                int i = MemberCheck.firstNonZero(b, 0, n);
-                garbage = i < 0 ? -1 : offset - n + i;
+            while (garbage < 0 && more()) {
+                int i = MemberCheck.firstNonZero(cur.bytes, pos, lim);
+                garbage = i < 0 ? -1 : offset + i - pos;
+                offset += lim - pos;
+                pos = lim;
             }
         }
         if (p.cut && garbage < 0 && ep.compressedSize >= 0 && offset != ep.compressedSize) {
@@ -411,9 +441,9 @@ final class PieceReader implements ChunkSource {
         }
         if (garbage >= 0) {
             trailingGarbageIgnored = MemberCheck.trailingGarbage(garbage, ignoreTrailingGarbage);
-            byte[] b = new byte[8192];
-            while (read(b, 0, b.length) > 0) {
-                // read the source to its end, as the stream does without an index
+            while (more()) {
+                offset += lim - pos; // read the source to its end, as the stream does without an index
+                pos = lim;
             }
         }
     }

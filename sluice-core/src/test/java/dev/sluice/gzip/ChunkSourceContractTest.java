@@ -43,6 +43,8 @@ class ChunkSourceContractTest {
                 new Strategy("members, 3 threads", false, b -> b.threads(3).strategy("auto")),
                 new Strategy("index pieces, 2 threads", true, b -> b.threads(2).pieceSize(1 + 40_000)),
                 new Strategy("index pieces, 3 threads, 1-byte pieces", true, b -> b.threads(3).pieceSize(1)),
+                new Strategy("index pieces, 2 threads, no prefetch", true,
+                        b -> b.threads(2).pieceSize(1 + 40_000).prefetch(false)),
                 new Strategy("speculative, 3 threads, 4 KiB chunks", false,
                         b -> b.threads(3).strategy("speculative").speculativeChunk(4096)));
     }
