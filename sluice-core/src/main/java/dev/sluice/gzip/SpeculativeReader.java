@@ -156,8 +156,11 @@ final class SpeculativeReader implements ChunkSource {
         long startBit = -1;
         int status = MarkerInflater.FAILED;
         long endBit;
+        /** The output: {@code bytes[0..length)}, of which {@code bytes[0..split)} still to come from {@code out}. */
         char[] out;
-        int n;
+        byte[] bytes;
+        int split;
+        int length;
         int markerEnd;
         int minMarker;
         boolean firstFalse;
@@ -321,7 +324,7 @@ final class SpeculativeReader implements ChunkSource {
         }
         if (r == null) {
             redecoded++;
-            r = decode(c, rel);
+            r = decode(c, rel, windowLen == 0);
         }
         if (r.status == MarkerInflater.FAILED || r.minMarker < MarkerInflater.WINDOW - windowLen) {
             recycleSymbols(r);
@@ -331,7 +334,7 @@ final class SpeculativeReader implements ChunkSource {
         Entry e = new Entry();
         byte[] w = r.markerEnd > 0 ? window.clone() : null;
         slide(r, w); // before the worker's Finish gives the symbols back for reuse
-        e.part = pool.submit(new Finish(r.out, r.n, r.markerEnd, w));
+        e.part = pool.submit(new Finish(r, w));
         results.add(e);
         lastBytes = e;
         if (r.status == MarkerInflater.MEMBER_END) {
@@ -342,17 +345,23 @@ final class SpeculativeReader implements ChunkSource {
         }
     }
 
-    /** The window after a decoded stretch: the last 32 KiB of the window and the stretch's bytes. */
+    /**
+     * The window after a decoded stretch: the last 32 KiB of the window and the stretch's bytes (those already
+     * decoded as bytes read from there: the worker's {@link Finish} writes only the stretch's symbols before them).
+     */
     private void slide(Spec r, byte[] w) {
-        int n = r.n;
+        int n = r.length;
         int keep = Math.min(MarkerInflater.WINDOW, n);
         int old = MarkerInflater.WINDOW - keep;
         System.arraycopy(window, keep, window, 0, old);
+        int from = n - keep;
+        int symbols = Math.max(0, r.split - from);
         if (w != null) {
-            MarkerInflater.resolve(r.out, n - keep, n, w, window, old);
+            MarkerInflater.resolve(r.out, from, from + symbols, w, window, old);
         } else {
-            MarkerInflater.narrow(r.out, n - keep, n, window, old);
+            MarkerInflater.narrow(r.out, from, from + symbols, window, old);
         }
+        System.arraycopy(r.bytes, from + symbols, window, old + symbols, keep - symbols);
         windowLen = (int) Math.min(MarkerInflater.WINDOW, (long) windowLen + n);
     }
 
@@ -389,12 +398,15 @@ final class SpeculativeReader implements ChunkSource {
         return (v & 7) == 0;
     }
 
-    /** Decodes chunk {@code c} from a known start, on the caller's thread. */
-    private Spec decode(Chunk c, long rel) {
+    /**
+     * Decodes chunk {@code c} from a known start, on the caller's thread; {@code memberStart}: no byte of the member
+     * before it.
+     */
+    private Spec decode(Chunk c, long rel, boolean memberStart) {
         MarkerInflater m = inflater();
         try {
             Spec s = new Spec();
-            run(m, s, c, rel);
+            run(m, s, c, rel, memberStart);
             return s;
         } finally {
             inflaters.offer(m);
@@ -406,19 +418,27 @@ final class SpeculativeReader implements ChunkSource {
         return m != null ? m : new MarkerInflater();
     }
 
-    /** Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. */
-    private boolean run(MarkerInflater m, Spec s, Chunk c, long rel) {
+    /**
+     * Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. {@code memberStart}:
+     * the start is known to have no byte of its member before it (no markers then: a distance before it fails).
+     */
+    private boolean run(MarkerInflater m, Spec s, Chunk c, long rel, boolean memberStart) {
         char[] out = freeSymbols.poll();
-        m.out = out != null ? out : new char[Math.min(hardCap, 4 * chunkSize + 65536)];
-        int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, false, softCap, hardCap);
+        // Symbols only until the output is marker-free (usually within a few hundred KiB), then bytes.
+        m.out = out != null ? out : new char[Math.min(hardCap, 1 << 18)];
+        m.bytes = bytes(Math.min(hardCap, 4 * c.len + 65536));
+        int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, memberStart, softCap, hardCap);
         s.startBit = rel;
         s.status = status;
         s.endBit = m.endBit;
         s.out = m.out;
-        s.n = m.n;
+        s.bytes = m.bytes;
+        s.split = m.split;
+        s.length = m.length;
         s.markerEnd = m.markerEnd;
         s.minMarker = m.minMarker;
         m.out = null;
+        m.bytes = null;
         if (status == MarkerInflater.FAILED) {
             recycleSymbols(s);
             return false;
@@ -430,7 +450,11 @@ final class SpeculativeReader implements ChunkSource {
         if (s.out != null && freeSymbols.size() < maxAhead) {
             freeSymbols.offer(s.out);
         }
+        if (s.bytes != null && freeBytes.size() < maxAhead) {
+            freeBytes.offer(s.bytes);
+        }
         s.out = null;
+        s.bytes = null;
     }
 
     /**
@@ -441,10 +465,13 @@ final class SpeculativeReader implements ChunkSource {
         private final Chunk c;
         /** The known start (bit of the chunk's array), or -1 to search. */
         private final long known;
+        /** The known start is its member's first bit or has no byte of the member before it. */
+        private final boolean memberStart;
 
-        Speculate(Chunk c, long known) {
+        Speculate(Chunk c, long known, boolean memberStart) {
             this.c = c;
             this.known = known;
+            this.memberStart = memberStart;
         }
 
         @Override
@@ -453,7 +480,7 @@ final class SpeculativeReader implements ChunkSource {
             Spec s = new Spec();
             try {
                 if (known >= 0) {
-                    run(m, s, c, known);
+                    run(m, s, c, known, memberStart);
                     return s;
                 }
                 long stop = (long) c.len << 3;
@@ -462,7 +489,7 @@ final class SpeculativeReader implements ChunkSource {
                     if (bit < 0) {
                         break;
                     }
-                    if (run(m, s, c, bit)) {
+                    if (run(m, s, c, bit, false)) {
                         return s;
                     }
                     s.firstFalse = true;
@@ -476,32 +503,34 @@ final class SpeculativeReader implements ChunkSource {
         }
     }
 
-    /** Resolves a decoded stretch into bytes and computes its CRC32, on a worker. */
+    /**
+     * Completes a decoded stretch's bytes (its symbols before the byte phase: markers resolved from the window) and
+     * computes its CRC32, on a worker.
+     */
     private final class Finish implements Callable<Part> {
         private final char[] symbols;
-        private final int n;
+        private final byte[] bytes;
+        private final int split;
+        private final int length;
         private final int markerEnd;
         private final byte[] window;
 
-        Finish(char[] symbols, int n, int markerEnd, byte[] window) {
-            this.symbols = symbols;
-            this.n = n;
-            this.markerEnd = markerEnd;
+        Finish(Spec r, byte[] window) {
+            this.symbols = r.out;
+            this.bytes = r.bytes;
+            this.split = r.split;
+            this.length = r.length;
+            this.markerEnd = r.markerEnd;
             this.window = window;
         }
 
         @Override
         public Part call() {
-            byte[] b = bytes(n);
-            int resolved = Math.min(markerEnd, n);
-            if (resolved > 0) {
-                MarkerInflater.resolve(symbols, 0, resolved, window, b, 0);
-            }
-            MarkerInflater.narrow(symbols, resolved, n, b, resolved);
+            MarkerInflater.complete(symbols, split, markerEnd, window, bytes);
             if (freeSymbols.size() < maxAhead) {
                 freeSymbols.offer(symbols);
             }
-            return part(b, n);
+            return part(bytes, length);
         }
     }
 
@@ -653,9 +682,9 @@ final class SpeculativeReader implements ChunkSource {
         }
         long at = state == DEFLATE ? pos >>> 3 : trailerAt;
         if (state == DEFLATE && c.start <= at && at < c.start + c.len) {
-            c.spec = pool.submit(new Speculate(c, pos - (c.start << 3)));
+            c.spec = pool.submit(new Speculate(c, pos - (c.start << 3), windowLen == 0));
         } else if (at < c.start) {
-            c.spec = pool.submit(new Speculate(c, -1));
+            c.spec = pool.submit(new Speculate(c, -1, false));
         }
     }
 
