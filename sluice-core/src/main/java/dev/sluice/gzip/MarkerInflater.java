@@ -79,6 +79,12 @@ final class MarkerInflater {
     int length;
     /** Phase one: the first {@link #n} at which the last 32 KiB of {@link #out} may hold no marker. */
     private int nextCheck;
+    /**
+     * Where a decode may learn, while it runs, the whole 32 KiB window before its start (null: it never does): asked
+     * at each block end of the 16-bit phase; once it gives a window, the symbols so far are resolved with it and the
+     * rest is decoded as bytes. Set by the caller before {@link #decode}.
+     */
+    java.util.function.Supplier<byte[]> windowSource;
     int markerEnd;
     /** The smallest window index a marker refers to ({@link #WINDOW} if none). */
     int minMarker;
@@ -166,8 +172,11 @@ final class MarkerInflater {
                 return FAILED;
             }
             endBit = position();
-            if (wide && n >= nextCheck && markerFree() && !toBytes(hardCap)) {
-                return FAILED;
+            if (wide && n >= WINDOW) {
+                byte[] w = windowSource != null ? windowSource.get() : null;
+                if (w != null ? !resolveNow(w, hardCap) : n >= nextCheck && markerFree() && !toBytes(hardCap)) {
+                    return FAILED;
+                }
             }
             if (bfinal != 0) {
                 return done(MEMBER_END);
@@ -200,6 +209,24 @@ final class MarkerInflater {
                 return false;
             }
         }
+        return true;
+    }
+
+    /**
+     * Turns the output to bytes with the window now known: every symbol so far resolved into {@link #bytes}, so that
+     * no marker is left ({@link #markerEnd} 0, {@link #split} 0; {@link #minMarker} stays, for the caller's check).
+     */
+    private boolean resolveNow(byte[] window, int hardCap) {
+        length = n;
+        if (bytes != null && bytes.length < n + SLACK) {
+            bytes = null;
+        }
+        if (!roomBytes(SLACK, hardCap)) {
+            return false;
+        }
+        complete(out, n, markerEnd, window, bytes);
+        split = 0;
+        markerEnd = 0;
         return true;
     }
 

@@ -67,10 +67,15 @@ final class SpeculativeReader implements ChunkSource {
 
     /** Chunks read and not yet passed, in order. */
     private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** Arrays of chunks passed that no worker reads, for the next chunks (the caller's thread only). */
+    private final ArrayDeque<byte[]> freeInputs = new ArrayDeque<>();
     private final Workers.Idle<MarkerInflater> inflaters = new Workers.Idle<>();
     private final ConcurrentLinkedQueue<char[]> freeSymbols = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<ByteBuffer> freeOutputs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<byte[]> freeBytes = new ConcurrentLinkedQueue<>();
+    /** The most symbols of the 16-bit phase, and the longest output (and slack), of a decode so far: sizing hints. */
+    private volatile int symbolsSeen;
+    private volatile int lengthSeen;
 
     // The ordered walk.
     private static final int DEFLATE = 0;
@@ -141,7 +146,11 @@ final class SpeculativeReader implements ChunkSource {
         /** True once the bytes after it are in {@code arr} (or there are none). */
         boolean complete;
         Future<Spec> spec;
+        /** The speculative decode behind {@link #spec} (null for a decode from a known start). */
+        Speculate task;
         boolean specUsed;
+        /** No worker reads {@link #arr} any more (its decode was awaited, or none was started). */
+        boolean settled;
 
         Chunk(long start, byte[] arr, int len) {
             this.start = start;
@@ -310,7 +319,11 @@ final class SpeculativeReader implements ChunkSource {
         Spec r = null;
         if (!c.specUsed && c.spec != null) {
             c.specUsed = true;
+            if (c.task != null && windowLen == MarkerInflater.WINDOW && !c.spec.isDone()) {
+                c.task.offer(rel, window.clone()); // it may still be decoding with markers: from now on, bytes
+            }
             Spec s = Workers.await(c.spec, "gzip chunk");
+            c.settled = true;
             boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
             if (s.firstFalse || !same) {
                 firstCandidateFalse++;
@@ -406,9 +419,13 @@ final class SpeculativeReader implements ChunkSource {
         MarkerInflater m = inflater();
         try {
             Spec s = new Spec();
+            if (windowLen == MarkerInflater.WINDOW) {
+                m.windowSource = () -> window; // read during the decode only, on this thread, before slide()
+            }
             run(m, s, c, rel, memberStart);
             return s;
         } finally {
+            m.windowSource = null;
             inflaters.offer(m);
         }
     }
@@ -423,16 +440,22 @@ final class SpeculativeReader implements ChunkSource {
      * the start is known to have no byte of its member before it (no markers then: a distance before it fails).
      */
     private boolean run(MarkerInflater m, Spec s, Chunk c, long rel, boolean memberStart) {
+        // Arrays as large as the largest seen so far, so that the decoder seldom grows (copies) one.
+        int symbols = Math.max(1 << 16, symbolsSeen);
         char[] out = freeSymbols.poll();
-        // Symbols only until the output is marker-free (usually within a few hundred KiB), then bytes.
-        m.out = out != null ? out : new char[Math.min(hardCap, 1 << 18)];
-        m.bytes = bytes(Math.min(hardCap, 4 * c.len + 65536));
+        m.out = out != null && out.length >= symbols ? out
+                : new char[(int) Math.min((long) hardCap + MarkerInflater.SLACK, symbols + (symbols >> 2))];
+        m.bytes = bytes(Math.max(Math.min(hardCap, 4 * c.len + 65536), lengthSeen));
         int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, memberStart, softCap, hardCap);
         s.startBit = rel;
         s.status = status;
         s.endBit = m.endBit;
         s.out = m.out;
         s.bytes = m.bytes;
+        if (status != MarkerInflater.FAILED) {
+            symbolsSeen = Math.max(symbolsSeen, m.n); // a race may lose a maximum: only a hint
+            lengthSeen = Math.max(lengthSeen, m.length + MarkerInflater.SLACK);
+        }
         s.split = m.split;
         s.length = m.length;
         s.markerEnd = m.markerEnd;
@@ -447,10 +470,10 @@ final class SpeculativeReader implements ChunkSource {
     }
 
     private void recycleSymbols(Spec s) {
-        if (s.out != null && freeSymbols.size() < maxAhead) {
+        if (s.out != null && freeSymbols.size() < 2 * maxAhead) {
             freeSymbols.offer(s.out);
         }
-        if (s.bytes != null && freeBytes.size() < maxAhead) {
+        if (s.bytes != null && freeBytes.size() < 2 * maxAhead) {
             freeBytes.offer(s.bytes);
         }
         s.out = null;
@@ -461,17 +484,50 @@ final class SpeculativeReader implements ChunkSource {
      * A chunk's decode on a worker: from its known start, or speculative, candidates from its first bit until one
      * decodes.
      */
-    private final class Speculate implements Callable<Spec> {
+    private final class Speculate implements Callable<Spec>, java.util.function.Supplier<byte[]> {
         private final Chunk c;
         /** The known start (bit of the chunk's array), or -1 to search. */
         private final long known;
         /** The known start is its member's first bit or has no byte of the member before it. */
         private final boolean memberStart;
 
+        /** The start the decode runs from (bit of the chunk's array), once it runs from one; else -1. */
+        private volatile long decodingFrom = -1;
+        /** From the walk: the true start (bit of the chunk's array) and the 32 KiB window before it, or null. */
+        private volatile long truthBit;
+        private volatile byte[] truthWindow;
+        /** Whether {@link #truthWindow} was judged for the current start: null not yet; else the verdict. */
+        private byte[] accepted;
+        private boolean judged;
+
         Speculate(Chunk c, long known, boolean memberStart) {
             this.c = c;
             this.known = known;
             this.memberStart = memberStart;
+        }
+
+        /** The walk's word: the chunk's true start is {@code bit} and the window before it is {@code w}. */
+        void offer(long bit, byte[] w) {
+            truthBit = bit;
+            truthWindow = w; // after truthBit: a reader that sees the window sees its bit
+        }
+
+        /**
+         * For the decoder, at its block ends: the window, once the walk gave it and the start decoded from is the
+         * walk's (then the walk takes this decode as it is, its markers already resolved).
+         */
+        @Override
+        public byte[] get() {
+            if (judged) {
+                return accepted;
+            }
+            byte[] w = truthWindow;
+            if (w == null) {
+                return null;
+            }
+            judged = true;
+            accepted = sameStart(c.arr, c.total, decodingFrom, truthBit) ? w : null;
+            return accepted;
         }
 
         @Override
@@ -480,7 +536,10 @@ final class SpeculativeReader implements ChunkSource {
             Spec s = new Spec();
             try {
                 if (known >= 0) {
+                    decodingFrom = known;
+                    m.windowSource = this;
                     run(m, s, c, known, memberStart);
+                    m.windowSource = null;
                     return s;
                 }
                 long stop = (long) c.len << 3;
@@ -489,7 +548,13 @@ final class SpeculativeReader implements ChunkSource {
                     if (bit < 0) {
                         break;
                     }
-                    if (run(m, s, c, bit, false)) {
+                    decodingFrom = bit;
+                    judged = false;
+                    accepted = null;
+                    m.windowSource = this;
+                    boolean ok = run(m, s, c, bit, false);
+                    m.windowSource = null;
+                    if (ok) {
                         return s;
                     }
                     s.firstFalse = true;
@@ -527,7 +592,7 @@ final class SpeculativeReader implements ChunkSource {
         @Override
         public Part call() {
             MarkerInflater.complete(symbols, split, markerEnd, window, bytes);
-            if (freeSymbols.size() < maxAhead) {
+            if (freeSymbols.size() < 2 * maxAhead) {
                 freeSymbols.offer(symbols);
             }
             return part(bytes, length);
@@ -564,7 +629,7 @@ final class SpeculativeReader implements ChunkSource {
         if (direct) {
             out = output(n, true);
             out.put(b, 0, n).clear();
-            if (freeBytes.size() < maxAhead) {
+            if (freeBytes.size() < 2 * maxAhead) {
                 freeBytes.offer(b);
             }
         } else {
@@ -578,11 +643,14 @@ final class SpeculativeReader implements ChunkSource {
             if (b.capacity() >= n && b.isDirect() == d) {
                 return b.clear();
             }
-            if (!b.isDirect() && freeBytes.size() < maxAhead) {
+            if (!b.isDirect() && freeBytes.size() < 2 * maxAhead) {
                 freeBytes.offer(b.array());
             }
         }
-        return d ? ByteBuffer.allocateDirect(Math.max(n, 1 << 16)) : ByteBuffer.allocate(Math.max(n, 1 << 16));
+        // A quarter to spare, as bytes() does: results' lengths vary, and a buffer one byte short is a new one (on a
+        // guest where page faults are dear, new memory for every chunk cost more system time than the decoding).
+        int size = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 16, n + (n >> 2)));
+        return d ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
     }
 
     // ---- The input.
@@ -594,6 +662,9 @@ final class SpeculativeReader implements ChunkSource {
     private Chunk chunkAt(long at) throws IOException {
         while (!chunks.isEmpty() && chunks.peekFirst().start + chunks.peekFirst().len <= at) {
             Chunk d = chunks.pollFirst();
+            if ((d.spec == null || d.settled) && engine == null && freeInputs.size() < maxAhead) {
+                freeInputs.add(d.arr); // nothing reads it now: the engine, once started, may hold any chunk's array
+            }
             if (d.spec != null && !d.specUsed) {
                 d.spec.cancel(false);
                 if (d.spec.isDone() && !d.spec.isCancelled()) {
@@ -646,7 +717,10 @@ final class SpeculativeReader implements ChunkSource {
      * Null at the end of the input.
      */
     private Chunk readChunk() throws IOException {
-        byte[] arr = new byte[2 * chunkSize + 16];
+        byte[] arr = freeInputs.poll();
+        if (arr == null) {
+            arr = new byte[2 * chunkSize + 16];
+        }
         int got = read(arr, 0, chunkSize);
         Chunk prev = chunks.peekLast();
         if (got <= 0) {
@@ -682,9 +756,15 @@ final class SpeculativeReader implements ChunkSource {
         }
         long at = state == DEFLATE ? pos >>> 3 : trailerAt;
         if (state == DEFLATE && c.start <= at && at < c.start + c.len) {
-            c.spec = pool.submit(new Speculate(c, pos - (c.start << 3), windowLen == 0));
+            long rel = pos - (c.start << 3);
+            Speculate t = new Speculate(c, rel, windowLen == 0);
+            if (windowLen == MarkerInflater.WINDOW) {
+                t.offer(rel, window.clone());
+            }
+            c.spec = pool.submit(t);
         } else if (at < c.start) {
-            c.spec = pool.submit(new Speculate(c, -1, false));
+            c.task = new Speculate(c, -1, false);
+            c.spec = pool.submit(c.task);
         }
     }
 
