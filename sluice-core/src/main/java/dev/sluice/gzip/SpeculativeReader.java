@@ -26,8 +26,8 @@ import dev.sluice.internal.Defaults;
  * resolved from the window (on a worker; only the window's last 32 KiB on the caller's thread), and its CRC32 is
  * computed on the worker (a chunk still decoding when the walk confirms its start is handed the window then, and
  * decodes the rest as bytes); where it is not (a false candidate, no candidate, a fixed-Huffman or final block
- * there), the chunk is decoded again from the true boundary with the window known, on the caller's thread. Speculation costs time,
- * never bytes.
+ * there), the chunk is decoded again from the true boundary with the window known, on the caller's thread.
+ * Speculation costs time, never bytes.
  *
  * <p>One verdict per input: the Java decoders refuse what zlib refuses (incomplete and over-subscribed codes as zlib's
  * inftrees.c judges them, and every other zlib check); wherever decoding from a true boundary fails in Java (bad
@@ -41,8 +41,8 @@ import dev.sluice.internal.Defaults;
  *
  * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
  * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each, the decoder's 16-bit phase) plus their
- * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one caller thread; the workers
- * are daemon threads of a pool owned by this object, stopped by {@link #close()} and ending on their own when idle.
+ * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one
+ * caller thread; the workers are daemon threads of a pool owned by this object, stopped by {@link #close()} and ending on their own when idle.
  */
 final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
