@@ -12,7 +12,9 @@ import java.nio.ByteOrder;
  * no marker, no later back-reference can reach one, so the rest is decoded straight into bytes ({@link #bytes}),
  * half the memory traffic, no resolution pass, and 1.7x the symbol rate (on the JDK-source corpus, whose license
  * headers copied from file to file carry markers far, that is after 56% of a chunk's output on average). A decode
- * from a member's start ({@code memberStart}) has no unknown window and is bytes from its first symbol. rapidgzip's and pugz's idea; this code is Sluice's own.
+ * from a member's start ({@code memberStart}) has no unknown window and is bytes from its first symbol. A caller
+ * that learns the window while the decode runs can hand it over ({@link #windowSource}). rapidgzip's and pugz's
+ * idea; this code is Sluice's own.
  *
  * <p>It decodes whole blocks from a start bit until the first block that ends at or after a stop bit (or after a soft
  * output limit), or until the final block of the deflate stream ends, and reports where it stopped ({@link #endBit},
