@@ -6,9 +6,15 @@ import java.nio.ByteOrder;
 
 /**
  * A pure-Java DEFLATE decoder (RFC 1951) that can start at any block boundary without the 32 KiB window before it:
- * its output is 16-bit, a value below 256 is a byte, a value {@code 256 + i} stands for byte {@code i} of the unknown
- * window (32 KiB, right-aligned: index 32767 is the byte just before the start), to be resolved once the window is
- * known ({@link #resolve}). rapidgzip's and pugz's idea; this code is Sluice's own.
+ * its output is 16-bit at first ({@link #out}), a value below 256 is a byte, a value {@code 256 + i} stands for byte
+ * {@code i} of the unknown window (32 KiB, right-aligned: index 32767 is the byte just before the start), to be
+ * resolved once the window is known ({@link #resolve}). At the first block end where the last 32 KiB of output hold
+ * no marker, no later back-reference can reach one, so the rest is decoded straight into bytes ({@link #bytes}),
+ * half the memory traffic, no resolution pass, and 1.7x the symbol rate (on the JDK-source corpus, whose license
+ * headers copied from file to file carry markers far, that is after 56% of a chunk's output on average). A decode
+ * from a member's start ({@code memberStart}) has no unknown window and is bytes from its first symbol. A caller
+ * that learns the window while the decode runs can hand it over ({@link #windowSource}). rapidgzip's and pugz's
+ * idea; this code is Sluice's own.
  *
  * <p>It decodes whole blocks from a start bit until the first block that ends at or after a stop bit (or after a soft
  * output limit), or until the final block of the deflate stream ends, and reports where it stopped ({@link #endBit},
@@ -18,7 +24,8 @@ import java.nio.ByteOrder;
  * distance before the member's start) and input that runs out before a block ends give {@link #FAILED}, and the caller
  * decides (its callers decode from a true start with the stream's own engine, which gives the one-thread path's
  * verdict). What it accepts, zlib accepts and decodes to the same bytes. Memory: the output array, grown by doubling up
- * to the hard limit given to {@link #decode}, and tables of about 60 KiB. Not thread-safe: one per worker.
+ * to the hard limit given to {@link #decode} (2 bytes a symbol while markers may remain, then 1), and tables of about
+ * 60 KiB. Not thread-safe: one per worker.
  */
 final class MarkerInflater {
     /** The window's size; markers are {@code WINDOW_MARK + index}. */
@@ -36,6 +43,11 @@ final class MarkerInflater {
             ByteOrder.LITTLE_ENDIAN);
     private static final int LIT_MASK = (1 << DeflateTables.LIT_BITS) - 1;
     private static final int DIST_MASK = (1 << DeflateTables.DIST_BITS) - 1;
+    /**
+     * Room kept free at the end of {@link #bytes} before each symbol: a back-reference's 258 bytes, the 7 that its
+     * 8-byte copy may write past them, and a run of literals decoded from one 64-bit refill (at most 56).
+     */
+    static final int SLACK = 258 + 8 + 56;
 
     private final int[] lit = new int[DeflateTables.LIT_SIZE];
     private final int[] dist = new int[DeflateTables.DIST_SIZE];
@@ -50,9 +62,31 @@ final class MarkerInflater {
     private int count;
     private int p;
 
-    /** The output: {@code out[0..n)}; markers only in {@code out[0..markerEnd)}. */
+    /**
+     * The 16-bit output, {@code out[0..n)}; markers only in {@code out[0..markerEnd)}. Once decoding turned to bytes
+     * ({@link #split} {@code < n}), only {@code out[0..split)} is output, the rest having been narrowed into
+     * {@link #bytes}.
+     */
     char[] out = new char[1 << 16];
     int n;
+    /**
+     * The output as bytes, {@code bytes[0..length)}, of which {@code bytes[split..length)} are decoded and
+     * {@code bytes[0..split)} are left for the caller to fill from {@code out[0..split)} ({@link #complete}); null or
+     * unused while the output is 16-bit only ({@code split == n == length}). The caller may hand one in before
+     * {@link #decode} (it is grown by doubling when too small).
+     */
+    byte[] bytes;
+    int split;
+    /** The output's length in symbols (bytes once resolved). */
+    int length;
+    /** Phase one: the first {@link #n} at which the last 32 KiB of {@link #out} may hold no marker. */
+    private int nextCheck;
+    /**
+     * Where a decode may learn, while it runs, the whole 32 KiB window before its start (null: it never does): asked
+     * at each block end of the 16-bit phase; once it gives a window, the symbols so far are resolved with it and the
+     * rest is decoded as bytes. Set by the caller before {@link #decode}.
+     */
+    java.util.function.Supplier<byte[]> windowSource;
     int markerEnd;
     /** The smallest window index a marker refers to ({@link #WINDOW} if none). */
     int minMarker;
@@ -115,36 +149,52 @@ final class MarkerInflater {
         n = 0;
         markerEnd = 0;
         minMarker = WINDOW;
+        split = -1;
+        length = 0;
+        nextCheck = WINDOW;
         int histStart = memberStart ? 0 : -WINDOW;
         status = FAILED;
         blocks = 0;
+        if (memberStart && !toBytes(hardCap)) {
+            return FAILED;
+        }
         while (true) {
             slowRefill();
             int bfinal = (int) bits & 1;
             int type = (int) (bits >>> 1) & 3;
             drop(3);
             boolean ok;
+            boolean wide = split < 0;
             if (type == 0) {
                 ok = stored(hardCap);
             } else if (type == 1) {
-                ok = codes(DeflateTables.FIXED_LIT, DeflateTables.FIXED_DIST, histStart, hardCap);
+                ok = wide ? codes(DeflateTables.FIXED_LIT, DeflateTables.FIXED_DIST, histStart, hardCap)
+                        : byteCodes(DeflateTables.FIXED_LIT, DeflateTables.FIXED_DIST, hardCap);
             } else if (type == 2) {
-                ok = dynamicHeader() && codes(lit, dist, histStart, hardCap);
+                ok = dynamicHeader() && (wide ? codes(lit, dist, histStart, hardCap)
+                        : byteCodes(lit, dist, hardCap));
             } else {
                 ok = false;
             }
-            if (!ok || overrun()) {
+            length = wide ? n : length;
+            if (!ok || overrun() || length > hardCap) {
                 return FAILED;
             }
             endBit = position();
             if (ends != null) {
                 blockEnd();
             }
-            if (bfinal != 0) {
-                return status = MEMBER_END;
+            if (wide && n >= WINDOW) {
+                byte[] w = windowSource != null ? windowSource.get() : null;
+                if (w != null ? !resolveNow(w, hardCap) : n >= nextCheck && markerFree() && !toBytes(hardCap)) {
+                    return FAILED;
+                }
             }
-            if (endBit >= stopBit || n >= softCap) {
-                return status = BOUNDARY;
+            if (bfinal != 0) {
+                return done(MEMBER_END);
+            }
+            if (endBit >= stopBit || length >= softCap) {
+                return done(BOUNDARY);
             }
         }
     }
@@ -154,8 +204,69 @@ final class MarkerInflater {
             ends = java.util.Arrays.copyOf(ends, 4 * blocks);
         }
         ends[2 * blocks] = endBit;
-        ends[2 * blocks + 1] = n;
+        ends[2 * blocks + 1] = length; // the output so far, symbols or bytes
         blocks++;
+    }
+
+    private int done(int s) {
+        if (split < 0) {
+            split = n; // never turned to bytes: all of it is for complete()
+            if (bytes == null || bytes.length < n) {
+                bytes = new byte[n];
+            }
+        }
+        return status = s;
+    }
+
+    /**
+     * True if {@code out[n - WINDOW..n)} holds no marker; else moves {@link #nextCheck} past the last marker's reach
+     * (a scan from the end, so each symbol is looked at about once).
+     */
+    private boolean markerFree() {
+        char[] o = out;
+        for (int i = n - 1, lo = n - WINDOW; i >= lo; i--) {
+            if (o[i] >= WINDOW_MARK) {
+                nextCheck = i + 1 + WINDOW;
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Turns the output to bytes with the window now known: every symbol so far resolved into {@link #bytes}, so that
+     * no marker is left ({@link #markerEnd} 0, {@link #split} 0; {@link #minMarker} stays, for the caller's check).
+     */
+    private boolean resolveNow(byte[] window, int hardCap) {
+        length = n;
+        if (bytes != null && bytes.length < n + SLACK) {
+            bytes = null;
+        }
+        if (!roomBytes(SLACK, hardCap)) {
+            return false;
+        }
+        complete(out, n, markerEnd, window, bytes);
+        split = 0;
+        markerEnd = 0;
+        return true;
+    }
+
+    /**
+     * Turns the output to bytes: the last 32 KiB of {@link #out} (marker-free, the history later back-references
+     * read) narrowed into {@link #bytes} where they belong, the symbols before them left for {@link #complete}.
+     */
+    private boolean toBytes(int hardCap) {
+        int keep = Math.min(n, WINDOW);
+        split = n - keep;
+        length = n;
+        if (bytes != null && bytes.length < n + SLACK) {
+            bytes = null; // too small: a new one, not a copy of what it holds
+        }
+        if (!roomBytes(SLACK, hardCap)) {
+            return false;
+        }
+        narrow(out, split, n, bytes, split);
+        return true;
     }
 
     private boolean stored(int hardCap) {
@@ -166,30 +277,63 @@ final class MarkerInflater {
             return false;
         }
         int q = p - (count >>> 3) + 4;
-        if (q + len > limit || !room(len, hardCap)) {
+        if (q + len > limit) {
             return false;
         }
-        char[] o = out;
-        int m = n;
-        for (int i = 0; i < len; i++) {
-            o[m + i] = (char) (in[q + i] & 0xff);
+        if (split >= 0) {
+            if (!roomBytes(len + SLACK, hardCap)) {
+                return false;
+            }
+            System.arraycopy(in, q, bytes, length, len);
+            length += len;
+        } else {
+            if (!room(len, hardCap)) {
+                return false;
+            }
+            char[] o = out;
+            int m = n;
+            for (int i = 0; i < len; i++) {
+                o[m + i] = (char) (in[q + i] & 0xff);
+            }
+            n = m + len;
         }
-        n = m + len;
         p = q + len;
         bits = 0;
         count = 0;
         return true;
     }
 
-    /** Makes room for {@code k} more symbols; false past {@code hardCap}. */
+    /**
+     * Makes room for {@code k} more symbols in {@link #out}; false past {@code hardCap} and the slack the decoding
+     * loop keeps (a decode whose output passes {@code hardCap} fails at the block's end).
+     */
     private boolean room(int k, int hardCap) {
         if (n + k <= out.length) {
             return true;
         }
-        if ((long) n + k > hardCap) {
+        long cap = (long) hardCap + SLACK;
+        if ((long) n + k > cap) {
             return false;
         }
-        out = java.util.Arrays.copyOf(out, (int) Math.min(hardCap, Math.max(2L * out.length, n + k)));
+        out = java.util.Arrays.copyOf(out, (int) Math.min(cap, Math.max(2L * out.length, (long) n + k)));
+        return true;
+    }
+
+    /**
+     * Makes room for {@code k} more bytes in {@link #bytes} after {@link #length}; false past {@code hardCap} (and
+     * the slack the byte decoder writes into).
+     */
+    private boolean roomBytes(int k, int hardCap) {
+        byte[] b = bytes;
+        if (b != null && length + k <= b.length) {
+            return true;
+        }
+        long cap = (long) hardCap + SLACK;
+        if ((long) length + k > cap) {
+            return false;
+        }
+        int size = (int) Math.min(cap, Math.max(b == null ? 1 << 16 : 2L * b.length, (long) length + k));
+        bytes = b == null ? new byte[size] : java.util.Arrays.copyOf(b, size);
         return true;
     }
 
@@ -262,7 +406,12 @@ final class MarkerInflater {
                 && DeflateTables.build(dist, DeflateTables.DIST_BITS, l, hlit, hdist, false) == DeflateTables.OK;
     }
 
-    /** Decodes one Huffman block's symbols up to its end-of-block code; false on bad data or output past the cap. */
+    /**
+     * Decodes one Huffman block's symbols up to its end-of-block code into {@link #out}; false on bad data or output
+     * past the cap. The same decoding as {@link #byteCodes}, 16 bits a symbol, with markers. The two loops are
+     * written out each (not one loop over shared helpers for the table walk and the back-reference's fields: that
+     * measured 13% slower, 400 against 460 MB/s of output on one core, JDK 25, 2026-11-28).
+     */
     private boolean codes(int[] litTable, int[] distTable, int histStart, int hardCap) {
         long b = bits;
         int c = count;
@@ -275,24 +424,43 @@ final class MarkerInflater {
         int minM = minMarker;
         try {
             while (true) {
+                if (o.length - m < SLACK) {
+                    n = m;
+                    if (!room(SLACK, hardCap)) {
+                        return false;
+                    }
+                    o = out;
+                }
                 if (q <= safe) {
                     b |= (long) LONG_LE.get(src, q) << c;
                     q += (63 - c) >>> 3;
                     c |= 56;
                 } else {
-                    // The last bytes: one at a time, zeros past the end; running past it fails.
-                    if (((long) q << 3) - c > ((long) limit << 3)) {
+                    bits = b;
+                    count = c;
+                    p = q;
+                    if (!tailRefill()) {
                         return false;
                     }
-                    while (c <= 56) {
-                        if (q < limit) {
-                            b |= (long) (src[q] & 0xff) << c;
-                        }
-                        q++;
-                        c += 8;
-                    }
+                    b = bits;
+                    c = count;
+                    q = p;
                 }
                 int e = litTable[(int) b & LIT_MASK];
+                if (e > 0 && e < 0x10000) {
+                    // Direct literals (a link is at least 0x40000, a missing code 0): while 15 bits remain.
+                    do {
+                        int l = e & 15;
+                        b >>>= l;
+                        c -= l;
+                        o[m++] = (char) (e >>> 8);
+                        if (c < 15) {
+                            break;
+                        }
+                        e = litTable[(int) b & LIT_MASK];
+                    } while (e > 0 && e < 0x10000);
+                    continue;
+                }
                 if ((e & 0x40) != 0) {
                     b >>>= DeflateTables.LIT_BITS;
                     c -= DeflateTables.LIT_BITS;
@@ -306,13 +474,6 @@ final class MarkerInflater {
                 c -= l;
                 int sym = e >>> 8;
                 if (sym < 256) {
-                    if (m == o.length) {
-                        n = m;
-                        if (!room(1, hardCap)) {
-                            return false;
-                        }
-                        o = out;
-                    }
                     o[m++] = (char) sym;
                     continue;
                 }
@@ -345,13 +506,6 @@ final class MarkerInflater {
                 b >>>= x;
                 c -= x;
                 int from = m - d;
-                if (m + len > o.length) {
-                    n = m;
-                    if (!room(len, hardCap)) {
-                        return false;
-                    }
-                    o = out;
-                }
                 if (from < 0) {
                     if (from < histStart) {
                         return false; // before the member's start, or more than 32 KiB back: zlib refuses it
@@ -373,13 +527,7 @@ final class MarkerInflater {
                     mEnd = m + len;
                 }
                 if (d >= len) {
-                    if (len <= 16) {
-                        for (int i = 0; i < len; i++) {
-                            o[m + i] = o[from + i];
-                        }
-                    } else {
-                        System.arraycopy(o, from, o, m, len);
-                    }
+                    System.arraycopy(o, from, o, m, len);
                 } else if (d == 1) {
                     java.util.Arrays.fill(o, m, m + len, o[from]);
                 } else {
@@ -400,11 +548,164 @@ final class MarkerInflater {
     }
 
     /**
+     * The refill near the end of the input, from the fields (the loops store their bit state first): whole bytes,
+     * zeros past the limit; false once the position is past the limit (the data ran out).
+     */
+    private boolean tailRefill() {
+        if (overrun()) {
+            return false;
+        }
+        slowRefill();
+        return true;
+    }
+
+    /**
+     * {@link #codes} for the byte phase: the same decoding (and the same verdicts) into {@link #bytes}, whose last
+     * 32 KiB before {@link #split} or its start are the history; no marker can arise (a distance before a member's
+     * start fails, as there). Literals are decoded several to a refill, back-references copied 8 bytes at a time
+     * (overlapping copies too, when the distance is at least 8: each load reads bytes already written).
+     */
+    private boolean byteCodes(int[] litTable, int[] distTable, int hardCap) {
+        long b = bits;
+        int c = count;
+        int q = p;
+        int m = length;
+        byte[] o = bytes;
+        final byte[] src = in;
+        final int safe = limit - 8;
+        try {
+            while (true) {
+                if (o.length - m < SLACK) {
+                    length = m;
+                    if (!roomBytes(SLACK, hardCap)) {
+                        return false;
+                    }
+                    o = bytes;
+                }
+                if (q <= safe) {
+                    b |= (long) LONG_LE.get(src, q) << c;
+                    q += (63 - c) >>> 3;
+                    c |= 56;
+                } else {
+                    bits = b;
+                    count = c;
+                    p = q;
+                    if (!tailRefill()) {
+                        return false;
+                    }
+                    b = bits;
+                    c = count;
+                    q = p;
+                }
+                int e = litTable[(int) b & LIT_MASK];
+                if (e > 0 && e < 0x10000) {
+                    do {
+                        int l = e & 15;
+                        b >>>= l;
+                        c -= l;
+                        o[m++] = (byte) (e >>> 8);
+                        if (c < 15) {
+                            break;
+                        }
+                        e = litTable[(int) b & LIT_MASK];
+                    } while (e > 0 && e < 0x10000);
+                    continue;
+                }
+                if ((e & 0x40) != 0) {
+                    b >>>= DeflateTables.LIT_BITS;
+                    c -= DeflateTables.LIT_BITS;
+                    e = litTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
+                }
+                int l = e & 15;
+                if (l == 0) {
+                    return false;
+                }
+                b >>>= l;
+                c -= l;
+                int sym = e >>> 8;
+                if (sym < 256) {
+                    o[m++] = (byte) sym;
+                    continue;
+                }
+                if (sym == 256) {
+                    return true;
+                }
+                int li = sym - 257;
+                if (li >= 29) {
+                    return false;
+                }
+                int x = DeflateTables.LENGTH_EXTRA[li];
+                int len = DeflateTables.LENGTH_BASE[li] + ((int) b & ((1 << x) - 1));
+                b >>>= x;
+                c -= x;
+                e = distTable[(int) b & DIST_MASK];
+                if ((e & 0x40) != 0) {
+                    b >>>= DeflateTables.DIST_BITS;
+                    c -= DeflateTables.DIST_BITS;
+                    e = distTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
+                }
+                l = e & 15;
+                int ds = e >>> 8;
+                if (l == 0 || ds >= 30) {
+                    return false;
+                }
+                b >>>= l;
+                c -= l;
+                x = DeflateTables.DIST_EXTRA[ds];
+                int d = DeflateTables.DIST_BASE[ds] + ((int) b & ((1 << x) - 1));
+                b >>>= x;
+                c -= x;
+                int from = m - d;
+                if (from < 0) {
+                    return false; // before the member's start (the history is 32 KiB otherwise): zlib refuses it
+                }
+                if (d >= 8) {
+                    for (int i = 0; i < len; i += 8) {
+                        LONG_LE.set(o, m + i, (long) LONG_LE.get(o, from + i));
+                    }
+                } else if (d == 1) {
+                    java.util.Arrays.fill(o, m, m + len, o[from]);
+                } else {
+                    for (int i = 0; i < len; i++) {
+                        o[m + i] = o[from + i];
+                    }
+                }
+                m += len;
+            }
+        } finally {
+            bits = b;
+            count = c;
+            p = q;
+            length = m;
+        }
+    }
+
+    /**
+     * Fills {@code bytes[0..split)} from {@code symbols[0..split)}: markers (only before {@code markerEnd}) resolved
+     * from {@code window} (null if there are none), the rest narrowed. For a decode's results after it returned.
+     */
+    static void complete(char[] symbols, int split, int markerEnd, byte[] window, byte[] bytes) {
+        int resolved = Math.min(markerEnd, split);
+        if (resolved > 0) {
+            resolve(symbols, 0, resolved, window, bytes, 0);
+        }
+        narrow(symbols, resolved, split, bytes, resolved);
+    }
+
+    /** The output of the last decode as a new array, its markers resolved from {@code window} (null if none). */
+    byte[] toArray(byte[] window) {
+        complete(out, split, markerEnd, window, bytes);
+        return java.util.Arrays.copyOf(bytes, length);
+    }
+
+    /**
      * Resolves {@code src[from..to)} into bytes at {@code dst[at..]} with {@code window} (32 KiB, right-aligned as
      * the markers count); the caller has checked that every marker falls in the known part of the window. One table
      * of every symbol's byte (the 256 bytes, then the window) makes it a branch-free lookup per symbol.
      */
     static void resolve(char[] src, int from, int to, byte[] window, byte[] dst, int at) {
+        // A table lookup per symbol measured 2.2x faster than narrowing with a rarely taken branch to the window
+        // (1.4 against 0.6 GB/s, JDK 25, 2026-11-28) and faster than narrowing and then patching blocks with markers.
         byte[] lut = new byte[WINDOW_MARK + WINDOW];
         for (int i = 0; i < WINDOW_MARK; i++) {
             lut[i] = (byte) i;

@@ -24,9 +24,10 @@ import dev.sluice.internal.Defaults;
  * until the first block that ends in the next chunk. The caller's thread then walks the chunks in order from the
  * known start: where a chunk's found start is the true one (the end of the chunk before it), its markers are
  * resolved from the window (on a worker; only the window's last 32 KiB on the caller's thread), and its CRC32 is
- * computed on the worker; where it is not (a false candidate, no candidate, a fixed-Huffman or final block there), the
- * chunk is decoded again from the true boundary with the window known, on the caller's thread. Speculation costs time,
- * never bytes.
+ * computed on the worker (a chunk still decoding when the walk confirms its start is handed the window then, and
+ * decodes the rest as bytes); where it is not (a false candidate, no candidate, a fixed-Huffman or final block
+ * there), the chunk is decoded again from the true boundary with the window known, on the caller's thread.
+ * Speculation costs time, never bytes.
  *
  * <p>One verdict per input: the Java decoders refuse what zlib refuses (incomplete and over-subscribed codes as zlib's
  * inftrees.c judges them, and every other zlib check); wherever decoding from a true boundary fails in Java (bad
@@ -39,9 +40,10 @@ import dev.sluice.internal.Defaults;
  * {@link GzipInputStream} judges it.
  *
  * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
- * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each) plus their bytes; about 45 MiB per
- * chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one caller thread; the workers
- * are daemon threads of a pool owned by this object, stopped by {@link #close()} and ending on their own when idle.
+ * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each, the decoder's 16-bit phase) plus their
+ * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one
+ * caller thread; the workers are daemon threads of a pool owned by this object, stopped by {@link #close()} and
+ * ending on their own when idle.
  */
 final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
@@ -67,10 +69,15 @@ final class SpeculativeReader implements ChunkSource {
 
     /** Chunks read and not yet passed, in order. */
     private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** Arrays of chunks passed that no worker reads, for the next chunks (the caller's thread only). */
+    private final ArrayDeque<byte[]> freeInputs = new ArrayDeque<>();
     private final Workers.Idle<MarkerInflater> inflaters = new Workers.Idle<>();
     private final ConcurrentLinkedQueue<char[]> freeSymbols = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<ByteBuffer> freeOutputs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<byte[]> freeBytes = new ConcurrentLinkedQueue<>();
+    /** The most symbols of the 16-bit phase, and the longest output (and slack), of a decode so far: sizing hints. */
+    private volatile int symbolsSeen;
+    private volatile int lengthSeen;
 
     // The ordered walk.
     private static final int DEFLATE = 0;
@@ -167,7 +174,11 @@ final class SpeculativeReader implements ChunkSource {
         /** True once the bytes after it are in {@code arr} (or there are none). */
         boolean complete;
         Future<Spec> spec;
+        /** The speculative decode behind {@link #spec} (null for a decode from a known start). */
+        Speculate task;
         boolean specUsed;
+        /** No worker reads {@link #arr} any more (its decode was awaited, or none was started). */
+        boolean settled;
 
         Chunk(long start, byte[] arr, int len) {
             this.start = start;
@@ -182,8 +193,11 @@ final class SpeculativeReader implements ChunkSource {
         long startBit = -1;
         int status = MarkerInflater.FAILED;
         long endBit;
+        /** The output: {@code bytes[0..length)}, of which {@code bytes[0..split)} still to come from {@code out}. */
         char[] out;
-        int n;
+        byte[] bytes;
+        int split;
+        int length;
         int markerEnd;
         int minMarker;
         boolean firstFalse;
@@ -336,7 +350,11 @@ final class SpeculativeReader implements ChunkSource {
         Spec r = null;
         if (!c.specUsed && c.spec != null) {
             c.specUsed = true;
+            if (c.task != null && windowLen == MarkerInflater.WINDOW && !c.spec.isDone()) {
+                c.task.offer(rel, window.clone()); // it may still be decoding with markers: from now on, bytes
+            }
             Spec s = Workers.await(c.spec, "gzip chunk");
+            c.settled = true;
             boolean same = s.status != MarkerInflater.FAILED && sameStart(c.arr, c.total, s.startBit, rel);
             if (s.firstFalse || !same) {
                 firstCandidateFalse++;
@@ -350,7 +368,7 @@ final class SpeculativeReader implements ChunkSource {
         }
         if (r == null) {
             redecoded++;
-            r = decode(c, rel);
+            r = decode(c, rel, windowLen == 0);
         }
         if (r.status == MarkerInflater.FAILED || r.minMarker < MarkerInflater.WINDOW - windowLen) {
             recycleSymbols(r);
@@ -360,12 +378,12 @@ final class SpeculativeReader implements ChunkSource {
         Entry e = new Entry();
         byte[] w = r.markerEnd > 0 ? window.clone() : null;
         slide(r, w); // before the worker's Finish gives the symbols back for reuse
-        e.part = pool.submit(new Finish(r.out, r.n, r.markerEnd, w));
+        e.part = pool.submit(new Finish(r, w));
         results.add(e);
         lastBytes = e;
         if (checkpoints != null) {
             checkpoints.stretch(c.start << 3, r.ends, r.status == MarkerInflater.MEMBER_END ? r.blocks - 1 : r.blocks,
-                    r.n);
+                    r.length);
         }
         if (r.status == MarkerInflater.MEMBER_END) {
             state = BETWEEN;
@@ -375,17 +393,23 @@ final class SpeculativeReader implements ChunkSource {
         }
     }
 
-    /** The window after a decoded stretch: the last 32 KiB of the window and the stretch's bytes. */
+    /**
+     * The window after a decoded stretch: the last 32 KiB of the window and the stretch's bytes (those already
+     * decoded as bytes read from there: the worker's {@link Finish} writes only the stretch's symbols before them).
+     */
     private void slide(Spec r, byte[] w) {
-        int n = r.n;
+        int n = r.length;
         int keep = Math.min(MarkerInflater.WINDOW, n);
         int old = MarkerInflater.WINDOW - keep;
         System.arraycopy(window, keep, window, 0, old);
+        int from = n - keep;
+        int symbols = Math.max(0, r.split - from);
         if (w != null) {
-            MarkerInflater.resolve(r.out, n - keep, n, w, window, old);
+            MarkerInflater.resolve(r.out, from, from + symbols, w, window, old);
         } else {
-            MarkerInflater.narrow(r.out, n - keep, n, window, old);
+            MarkerInflater.narrow(r.out, from, from + symbols, window, old);
         }
+        System.arraycopy(r.bytes, from + symbols, window, old + symbols, keep - symbols);
         windowLen = (int) Math.min(MarkerInflater.WINDOW, (long) windowLen + n);
     }
 
@@ -422,14 +446,21 @@ final class SpeculativeReader implements ChunkSource {
         return (v & 7) == 0;
     }
 
-    /** Decodes chunk {@code c} from a known start, on the caller's thread. */
-    private Spec decode(Chunk c, long rel) {
+    /**
+     * Decodes chunk {@code c} from a known start, on the caller's thread; {@code memberStart}: no byte of the member
+     * before it.
+     */
+    private Spec decode(Chunk c, long rel, boolean memberStart) {
         MarkerInflater m = inflater();
         try {
             Spec s = new Spec();
-            run(m, s, c, rel);
+            if (windowLen == MarkerInflater.WINDOW) {
+                m.windowSource = () -> window; // read during the decode only, on this thread, before slide()
+            }
+            run(m, s, c, rel, memberStart);
             return s;
         } finally {
+            m.windowSource = null;
             inflaters.offer(m);
         }
     }
@@ -443,16 +474,29 @@ final class SpeculativeReader implements ChunkSource {
         return m;
     }
 
-    /** Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. */
-    private boolean run(MarkerInflater m, Spec s, Chunk c, long rel) {
+    /**
+     * Decodes {@code c} from {@code rel} with {@code m} into {@code s}; true unless it failed. {@code memberStart}:
+     * the start is known to have no byte of its member before it (no markers then: a distance before it fails).
+     */
+    private boolean run(MarkerInflater m, Spec s, Chunk c, long rel, boolean memberStart) {
+        // Arrays as large as the largest seen so far, so that the decoder seldom grows (copies) one.
+        int symbols = Math.max(1 << 16, symbolsSeen);
         char[] out = freeSymbols.poll();
-        m.out = out != null ? out : new char[Math.min(hardCap, 4 * chunkSize + 65536)];
-        int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, false, softCap, hardCap);
+        m.out = out != null && out.length >= symbols ? out
+                : new char[(int) Math.min((long) hardCap + MarkerInflater.SLACK, symbols + (symbols >> 2))];
+        m.bytes = bytes(Math.max(Math.min(hardCap, 4 * c.len + 65536), lengthSeen));
+        int status = m.decode(c.arr, c.total, rel, (long) c.len << 3, memberStart, softCap, hardCap);
         s.startBit = rel;
         s.status = status;
         s.endBit = m.endBit;
         s.out = m.out;
-        s.n = m.n;
+        s.bytes = m.bytes;
+        if (status != MarkerInflater.FAILED) {
+            symbolsSeen = Math.max(symbolsSeen, m.n); // a race may lose a maximum: only a hint
+            lengthSeen = Math.max(lengthSeen, m.length + MarkerInflater.SLACK);
+        }
+        s.split = m.split;
+        s.length = m.length;
         s.markerEnd = m.markerEnd;
         s.minMarker = m.minMarker;
         if (m.ends != null) {
@@ -460,6 +504,7 @@ final class SpeculativeReader implements ChunkSource {
             s.blocks = m.blocks;
         }
         m.out = null;
+        m.bytes = null;
         if (status == MarkerInflater.FAILED) {
             recycleSymbols(s);
             return false;
@@ -468,24 +513,64 @@ final class SpeculativeReader implements ChunkSource {
     }
 
     private void recycleSymbols(Spec s) {
-        if (s.out != null && freeSymbols.size() < maxAhead) {
+        if (s.out != null && freeSymbols.size() < 2 * maxAhead) {
             freeSymbols.offer(s.out);
         }
+        if (s.bytes != null && freeBytes.size() < 2 * maxAhead) {
+            freeBytes.offer(s.bytes);
+        }
         s.out = null;
+        s.bytes = null;
     }
 
     /**
      * A chunk's decode on a worker: from its known start, or speculative, candidates from its first bit until one
      * decodes.
      */
-    private final class Speculate implements Callable<Spec> {
+    private final class Speculate implements Callable<Spec>, java.util.function.Supplier<byte[]> {
         private final Chunk c;
         /** The known start (bit of the chunk's array), or -1 to search. */
         private final long known;
+        /** The known start is its member's first bit or has no byte of the member before it. */
+        private final boolean memberStart;
 
-        Speculate(Chunk c, long known) {
+        /** The start the decode runs from (bit of the chunk's array), once it runs from one; else -1. */
+        private volatile long decodingFrom = -1;
+        /** From the walk: the true start (bit of the chunk's array) and the 32 KiB window before it, or null. */
+        private volatile long truthBit;
+        private volatile byte[] truthWindow;
+        /** Whether {@link #truthWindow} was judged for the current start: null not yet; else the verdict. */
+        private byte[] accepted;
+        private boolean judged;
+
+        Speculate(Chunk c, long known, boolean memberStart) {
             this.c = c;
             this.known = known;
+            this.memberStart = memberStart;
+        }
+
+        /** The walk's word: the chunk's true start is {@code bit} and the window before it is {@code w}. */
+        void offer(long bit, byte[] w) {
+            truthBit = bit;
+            truthWindow = w; // after truthBit: a reader that sees the window sees its bit
+        }
+
+        /**
+         * For the decoder, at its block ends: the window, once the walk gave it and the start decoded from is the
+         * walk's (then the walk takes this decode as it is, its markers already resolved).
+         */
+        @Override
+        public byte[] get() {
+            if (judged) {
+                return accepted;
+            }
+            byte[] w = truthWindow;
+            if (w == null) {
+                return null;
+            }
+            judged = true;
+            accepted = sameStart(c.arr, c.total, decodingFrom, truthBit) ? w : null;
+            return accepted;
         }
 
         @Override
@@ -494,7 +579,10 @@ final class SpeculativeReader implements ChunkSource {
             Spec s = new Spec();
             try {
                 if (known >= 0) {
-                    run(m, s, c, known);
+                    decodingFrom = known;
+                    m.windowSource = this;
+                    run(m, s, c, known, memberStart);
+                    m.windowSource = null;
                     return s;
                 }
                 long stop = (long) c.len << 3;
@@ -503,7 +591,13 @@ final class SpeculativeReader implements ChunkSource {
                     if (bit < 0) {
                         break;
                     }
-                    if (run(m, s, c, bit)) {
+                    decodingFrom = bit;
+                    judged = false;
+                    accepted = null;
+                    m.windowSource = this;
+                    boolean ok = run(m, s, c, bit, false);
+                    m.windowSource = null;
+                    if (ok) {
                         return s;
                     }
                     s.firstFalse = true;
@@ -517,32 +611,34 @@ final class SpeculativeReader implements ChunkSource {
         }
     }
 
-    /** Resolves a decoded stretch into bytes and computes its CRC32, on a worker. */
+    /**
+     * Completes a decoded stretch's bytes (its symbols before the byte phase: markers resolved from the window) and
+     * computes its CRC32, on a worker.
+     */
     private final class Finish implements Callable<Part> {
         private final char[] symbols;
-        private final int n;
+        private final byte[] bytes;
+        private final int split;
+        private final int length;
         private final int markerEnd;
         private final byte[] window;
 
-        Finish(char[] symbols, int n, int markerEnd, byte[] window) {
-            this.symbols = symbols;
-            this.n = n;
-            this.markerEnd = markerEnd;
+        Finish(Spec r, byte[] window) {
+            this.symbols = r.out;
+            this.bytes = r.bytes;
+            this.split = r.split;
+            this.length = r.length;
+            this.markerEnd = r.markerEnd;
             this.window = window;
         }
 
         @Override
         public Part call() {
-            byte[] b = bytes(n);
-            int resolved = Math.min(markerEnd, n);
-            if (resolved > 0) {
-                MarkerInflater.resolve(symbols, 0, resolved, window, b, 0);
-            }
-            MarkerInflater.narrow(symbols, resolved, n, b, resolved);
-            if (freeSymbols.size() < maxAhead) {
+            MarkerInflater.complete(symbols, split, markerEnd, window, bytes);
+            if (freeSymbols.size() < 2 * maxAhead) {
                 freeSymbols.offer(symbols);
             }
-            return part(b, n);
+            return part(bytes, length);
         }
     }
 
@@ -576,7 +672,7 @@ final class SpeculativeReader implements ChunkSource {
         if (direct) {
             out = output(n, true);
             out.put(b, 0, n).clear();
-            if (freeBytes.size() < maxAhead) {
+            if (freeBytes.size() < 2 * maxAhead) {
                 freeBytes.offer(b);
             }
         } else {
@@ -590,11 +686,14 @@ final class SpeculativeReader implements ChunkSource {
             if (b.capacity() >= n && b.isDirect() == d) {
                 return b.clear();
             }
-            if (!b.isDirect() && freeBytes.size() < maxAhead) {
+            if (!b.isDirect() && freeBytes.size() < 2 * maxAhead) {
                 freeBytes.offer(b.array());
             }
         }
-        return d ? ByteBuffer.allocateDirect(Math.max(n, 1 << 16)) : ByteBuffer.allocate(Math.max(n, 1 << 16));
+        // A quarter to spare, as bytes() does: results' lengths vary, and a buffer one byte short is a new one (on a
+        // guest where page faults are dear, new memory for every chunk cost more system time than the decoding).
+        int size = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1 << 16, n + (n >> 2)));
+        return d ? ByteBuffer.allocateDirect(size) : ByteBuffer.allocate(size);
     }
 
     // ---- The input.
@@ -606,6 +705,9 @@ final class SpeculativeReader implements ChunkSource {
     private Chunk chunkAt(long at) throws IOException {
         while (!chunks.isEmpty() && chunks.peekFirst().start + chunks.peekFirst().len <= at) {
             Chunk d = chunks.pollFirst();
+            if ((d.spec == null || d.settled) && engine == null && freeInputs.size() < maxAhead) {
+                freeInputs.add(d.arr); // nothing reads it now: the engine, once started, may hold any chunk's array
+            }
             if (d.spec != null && !d.specUsed) {
                 d.spec.cancel(false);
                 if (d.spec.isDone() && !d.spec.isCancelled()) {
@@ -658,7 +760,10 @@ final class SpeculativeReader implements ChunkSource {
      * Null at the end of the input.
      */
     private Chunk readChunk() throws IOException {
-        byte[] arr = new byte[2 * chunkSize + 16];
+        byte[] arr = freeInputs.poll();
+        if (arr == null) {
+            arr = new byte[2 * chunkSize + 16];
+        }
         int got = read(arr, 0, chunkSize);
         Chunk prev = chunks.peekLast();
         if (got <= 0) {
@@ -694,9 +799,15 @@ final class SpeculativeReader implements ChunkSource {
         }
         long at = state == DEFLATE ? pos >>> 3 : trailerAt;
         if (state == DEFLATE && c.start <= at && at < c.start + c.len) {
-            c.spec = pool.submit(new Speculate(c, pos - (c.start << 3)));
+            long rel = pos - (c.start << 3);
+            Speculate t = new Speculate(c, rel, windowLen == 0);
+            if (windowLen == MarkerInflater.WINDOW) {
+                t.offer(rel, window.clone());
+            }
+            c.spec = pool.submit(t);
         } else if (at < c.start) {
-            c.spec = pool.submit(new Speculate(c, -1));
+            c.task = new Speculate(c, -1, false);
+            c.spec = pool.submit(c.task);
         }
     }
 

@@ -118,10 +118,8 @@ class SpeculativeReaderTest {
             // Whole stream from its start.
             assertEquals(MarkerInflater.MEMBER_END, m.decode(in, def.length, 0, Long.MAX_VALUE, true,
                     Integer.MAX_VALUE - 16, Integer.MAX_VALUE - 16), "seed " + seed);
-            assertEquals(data.length, m.n);
-            byte[] got = new byte[m.n];
-            MarkerInflater.narrow(m.out, 0, m.n, got, 0);
-            assertArrayEquals(data, got, "seed " + seed);
+            assertEquals(data.length, m.length);
+            assertArrayEquals(data, m.toArray(null), "seed " + seed);
             // From true boundaries at random stops: the known prefix, then markers resolved from its window.
             for (int s = 0; s < 5; s++) {
                 long stop = (long) r.nextInt(Math.max(1, def.length)) * 8;
@@ -129,7 +127,7 @@ class SpeculativeReaderTest {
                 if (st != MarkerInflater.BOUNDARY) {
                     continue;
                 }
-                int prefix = m.n;
+                int prefix = m.length;
                 long boundary = m.endBit;
                 // The finder from a little before the boundary finds it, or an earlier false candidate.
                 long c = BlockFinder.next(m, in, def.length, Math.max(0, boundary - 200), boundary + 1);
@@ -146,8 +144,7 @@ class SpeculativeReaderTest {
                 int wl = Math.min(prefix, window.length);
                 System.arraycopy(data, prefix - wl, window, window.length - wl, wl);
                 assertTrue(m.minMarker >= MarkerInflater.WINDOW - wl, "seed " + seed);
-                byte[] rest = new byte[m.n];
-                MarkerInflater.resolve(m.out, 0, m.n, window, rest, 0);
+                byte[] rest = m.toArray(window);
                 assertArrayEquals(Arrays.copyOfRange(data, prefix, data.length), rest, "seed " + seed);
             }
         }
