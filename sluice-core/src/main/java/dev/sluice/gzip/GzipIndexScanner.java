@@ -107,15 +107,19 @@ final class GzipIndexScanner {
                 last = (bits & 1) != 0;
                 int type = (int) (bits >>> 1) & 3;
                 drop(3);
-                if (type == 0) {
-                    u += stored(blockBit);
-                } else if (type == 1) {
-                    u = symbols(FIXED_LIT, FIXED_DIST, u, blockBit);
-                } else if (type == 2) {
-                    dynamicHeader(blockBit);
-                    u = symbols(lit, dist, u, blockBit);
-                } else {
-                    throw new ZipException("invalid deflate block type 3 at bit " + blockBit);
+                try {
+                    if (type == 0) {
+                        u += stored(blockBit);
+                    } else if (type == 1) {
+                        u = symbols(FIXED_LIT, FIXED_DIST, u, blockBit);
+                    } else if (type == 2) {
+                        dynamicHeader(blockBit);
+                        u = symbols(lit, dist, u, blockBit);
+                    } else {
+                        throw new ZipException("invalid deflate block type 3 at bit " + blockBit);
+                    }
+                } catch (ZipException e) {
+                    throw endedInside(e, blockBit);
                 }
                 if (bitPosition() > fileSize * 8) {
                     throw new EOFException("gzip data ends inside the deflate block at bit " + blockBit);
@@ -128,16 +132,31 @@ final class GzipIndexScanner {
             long trailer = bitPosition() >>> 3;
             long crc = readByte() | readByte() << 8 | readByte() << 16 | (long) readByte() << 24;
             long isize = readByte() | readByte() << 8 | readByte() << 16 | (long) readByte() << 24;
+            if (bitPosition() > fileSize * 8) { // before ISIZE: a cut trailer is read as zeros, not a wrong size
+                throw new EOFException("gzip data ends inside the trailer at offset " + trailer);
+            }
             if (isize != ((u - memberStart) & 0xffffffffL)) {
                 throw new ZipException("ISIZE of the member at offset " + header + ": expected "
                         + ((u - memberStart) & 0xffffffffL) + " != stored " + isize);
             }
-            if (bitPosition() > fileSize * 8) {
-                throw new EOFException("gzip data ends inside the trailer at offset " + trailer);
-            }
             assert crc >= 0;
             sink.memberEnd(trailer, u);
         }
+    }
+
+    /**
+     * A block's verdict where the scanner may have read past the end of the file: the zero bytes it pads with (so
+     * that its lookups need no bounds checks) are not data, so a code that needed them (at most 15 bits past the
+     * position) means the file ends inside the block, which the one-thread stream reports as an EOFException, not
+     * as corrupt data.
+     */
+    private IOException endedInside(ZipException e, long blockBit) {
+        if (bitPosition() + 15 <= fileSize * 8) {
+            return e;
+        }
+        EOFException eof = new EOFException("gzip data ends inside the deflate block at bit " + blockBit);
+        eof.initCause(e);
+        return eof;
     }
 
     private boolean peekMagic() throws IOException {

@@ -358,6 +358,10 @@ class GzipIndexTest {
             assertEquals(streamFailure == null ? null : streamFailure.getClass(),
                     walkFailure == null ? null : walkFailure.getClass(), all);
             assertEquals(streamFailure == null, scanFailure == null, all);
+            if (i < 12) { // a cut file: both builds say what the stream says (a flip may be judged elsewhere)
+                assertEquals(streamFailure == null ? null : streamFailure.getClass(),
+                        scanFailure == null ? null : scanFailure.getClass(), all);
+            }
             if (walkFailure == null) {
                 checkReads(build(f, 20_000, 2, 8192), f, decoded[0], r, what);
             }
