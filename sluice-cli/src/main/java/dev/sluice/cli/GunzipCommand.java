@@ -13,11 +13,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sluice gunzip [-c] [-k] [-f] [-t] [--index INDEX | --no-index] [FILE...]}: gzip -d's options, messages and
- * exit codes on {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning
+ * {@code sluice gunzip [-c] [-k] [-f] [-t] [--index INDEX | --no-index | --write-index] [FILE...]}: gzip -d's
+ * options, messages and exit codes on {@link GzipInputStream}. Every member's CRC and length are checked; trailing garbage is a warning
  * (exit 2) with the data kept, as gzip does; trailing zeros pass silently. A FILE's index ({@link IndexBeside}: the
  * one beside it or {@code --index}) goes to the decoder when it fits; one that does not is a warning (exit 2) and the
- * FILE is decoded without it.
+ * FILE is decoded without it. {@code --write-index} records each FILE's index while decoding it
+ * ({@link GzipIndex.Recorder}) and saves it beside FILE, where the next gunzip and {@code sluice extract} find it.
  */
 @Command(name = "gunzip", mixinStandardHelpOptions = true, exitCodeOnInvalidInput = GzipFiles.ERROR,
         description = {"Decompress gzip FILEs (or stdin to stdout), checking every member.",
@@ -44,6 +45,11 @@ final class GunzipCommand implements Callable<Integer> {
     @Option(names = "--no-index", description = "Ignore any index beside the FILEs.")
     boolean noIndex;
 
+    @Option(names = "--write-index", description = "While decompressing each FILE, build its index (as 'sluice index'"
+            + " does, in the same pass, decoding on every processor) and save it beside FILE as FILE.sgzi, where the"
+            + " next 'sluice gunzip' and 'sluice extract' find it. Keeps FILE (implies -k).")
+    boolean writeIndex;
+
     @Option(names = "--stats", description = GzipOptions.STATS_HELP)
     boolean stats;
 
@@ -57,6 +63,10 @@ final class GunzipCommand implements Callable<Integer> {
         if (index != null && (noIndex || options.filesOrStdin().size() != 1 || options.filesOrStdin().get(0).equals("-"))) {
             throw new CommandLine.ParameterException(spec.commandLine(), noIndex ? "--index and --no-index exclude"
                     + " each other" : "--index needs exactly one FILE (not standard input)");
+        }
+        if (writeIndex && (index != null || options.filesOrStdin().contains("-"))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), index != null ? "--index and --write-index"
+                    + " exclude each other" : "--write-index needs FILEs (standard input has no place for an index)");
         }
         return run(io != null ? io : new GzipFiles(spec.commandLine().getErr()));
     }
@@ -133,7 +143,8 @@ final class GunzipCommand implements Callable<Integer> {
                 io.warning(file + ": unknown suffix -- ignored");
                 continue;
             }
-            io.toFile(file, Path.of(target), options.force, options.keep, new Decompress(io, file));
+            // An index beside a FILE that gunzip removed would describe nothing: --write-index keeps FILE.
+            io.toFile(file, Path.of(target), options.force, options.keep || writeIndex, new Decompress(io, file));
         }
         return io.exit();
     }
@@ -155,13 +166,23 @@ final class GunzipCommand implements Callable<Integer> {
 
         @Override
         public boolean apply(InputStream source, OutputStream out) throws IOException {
-            GzipIndex fitting = file == null || noIndex ? null : IndexBeside.choose(file, index, io);
+            GzipIndex fitting = file == null || noIndex || writeIndex ? null : IndexBeside.choose(file, index, io);
+            GzipInputStream.Builder b = decoder(fitting).stats(stats);
+            GzipIndex.Recorder recorder = null;
+            if (writeIndex && file != null) {
+                recorder = GzipIndex.recorder(GzipIndex.DEFAULT_SPACING);
+                b.record(recorder);
+            }
             // Closing it frees the inflater at once; the caller's source (stdin) must survive, hence the wrapper.
-            try (GzipInputStream in = decoder(fitting).stats(stats).build(GzipFiles.uncloseable(source))) {
+            try (GzipInputStream in = b.build(GzipFiles.uncloseable(source))) {
                 in.transferTo(test ? OutputStream.nullOutputStream() : out); // large slices, from the workers' arrays
                 if (stats) {
                     out.flush(); // the last byte written is in the span
                     io.stats(in.stats());
+                }
+                if (recorder != null) {
+                    // Saved before the output is kept: a failure here fails FILE as a whole, as a decode error does.
+                    recorder.finish(file).save(IndexCommand.defaultIndex(file, GzipIndex.Format.SLUICE));
                 }
                 return in.trailingGarbageIgnored();
             }

@@ -250,4 +250,77 @@ class GunzipIndexTest {
         assertEquals("1", MainTest.run("gunzip", "--index", named.toString())[0]);
         assertTrue(!Files.exists(out));
     }
+
+    /**
+     * Issue 32 item 3: {@code --write-index} decodes FILE and saves its index beside it in the same pass; FILE is
+     * kept; the next gunzip uses the index silently; trailing garbage is still gzip's warning; a corrupt FILE leaves
+     * neither output nor index; standard input and {@code --index} are usage errors.
+     */
+    @Test
+    void writeIndexSavesTheIndexWhileDecoding() throws IOException {
+        Path sgzi = Path.of(gz + ".sgzi");
+        String[] r = MainTest.run("gunzip", "--write-index", gz.toString());
+        assertEquals("0", r[0], r[2]);
+        assertEquals("", r[2]);
+        assertArrayEquals(data, Files.readAllBytes(out));
+        assertTrue(Files.exists(gz), "--write-index keeps FILE");
+        GzipIndex written = GzipIndex.load(sgzi);
+        assertEquals(data.length, written.uncompressedSize());
+        try (java.nio.channels.SeekableByteChannel ch = written.openChannel(gz)) {
+            Random rnd = new Random(32);
+            for (int i = 0; i < 20; i++) {
+                int at = rnd.nextInt(data.length);
+                java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(Math.min(5000, data.length - at));
+                while (b.hasRemaining() && ch.position(at + b.position()).read(b) > 0) {
+                    // fills b
+                }
+                assertArrayEquals(Arrays.copyOfRange(data, at, at + b.capacity()), b.array(), "at " + at);
+            }
+        }
+        assertNotNull(choose(null), chooseErr);
+        r = gunzip();
+        assertEquals("0", r[0], r[1]);
+        assertEquals("", r[1]);
+
+        // -c writes the data to stdout and the index beside FILE.
+        Files.delete(sgzi);
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        StringWriter err = new StringWriter();
+        GzipFiles io = new GzipFiles(new PrintWriter(err, true));
+        io.stdout = stdout;
+        GunzipCommand c = new GunzipCommand();
+        c.writeIndex = true;
+        c.options.toStdout = true;
+        c.options.files = java.util.List.of(gz.toString());
+        c.io = io;
+        assertEquals(Integer.valueOf(0), c.call(), err.toString());
+        assertArrayEquals(data, stdout.toByteArray());
+        assertEquals(data.length, GzipIndex.load(sgzi).uncompressedSize());
+
+        // Trailing garbage: gzip's warning, the data, and the index of the members before it.
+        Files.delete(sgzi);
+        byte[] garbage = Arrays.copyOf(gzip(data), gzip(data).length + 7);
+        Arrays.fill(garbage, garbage.length - 7, garbage.length, (byte) 'x');
+        Files.write(gz, garbage);
+        r = MainTest.run("gunzip", "-f", "--write-index", gz.toString());
+        assertEquals("2", r[0], r[2]);
+        assertTrue(r[2].contains("trailing garbage ignored"), r[2]);
+        assertArrayEquals(data, Files.readAllBytes(out));
+        assertEquals(data.length, GzipIndex.load(sgzi).uncompressedSize());
+
+        // A corrupt FILE: an error, and neither output nor index.
+        Files.delete(sgzi);
+        Files.delete(out);
+        byte[] bad = gzip(data);
+        bad[bad.length / 2] ^= 0x40;
+        Files.write(gz, bad);
+        r = MainTest.run("gunzip", "--write-index", gz.toString());
+        assertEquals("1", r[0], r[2]);
+        assertTrue(!Files.exists(out) && !Files.exists(sgzi), r[2]);
+
+        // Usage errors.
+        assertEquals("1", MainTest.run("gunzip", "--write-index")[0]);
+        assertEquals("1", MainTest.run("gunzip", "--write-index", "-")[0]);
+        assertEquals("1", MainTest.run("gunzip", "--write-index", "--index", sgzi.toString(), gz.toString())[0]);
+    }
 }

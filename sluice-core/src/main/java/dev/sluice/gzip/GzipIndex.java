@@ -191,6 +191,64 @@ public final class GzipIndex {
         }
     }
 
+    /**
+     * A recorder for one stream's index ({@link Recorder}): give it to {@link GzipInputStream.Builder#record}.
+     *
+     * @throws IllegalArgumentException if {@code spacing} is not positive
+     */
+    public static Recorder recorder(long spacing) {
+        return new Recorder(Checks.positive(spacing, "spacing"));
+    }
+
+    /**
+     * Records a gzip file's index while a {@link GzipInputStream} decodes it, so that decoding and indexing a file
+     * take one pass instead of two ({@code sluice gunzip --index-out}). Give it to one stream's
+     * {@link GzipInputStream.Builder#record}, read that stream to its end, then call {@link #finish} with the file
+     * the stream read. The stream decodes speculatively on its worker threads, and the checkpoints are those
+     * {@link GzipIndex#build} takes from that decoder on three processors or more (the same spacing rule, the same
+     * windows); for a file of independent members, {@link #finish} returns the member table, as {@code build} does.
+     * Memory: 32 KiB per checkpoint, held until {@link #finish}. Not thread-safe: it is used by the thread that
+     * reads the stream, and then by the one that calls {@link #finish}.
+     */
+    public static final class Recorder {
+        private final GzipIndexWalk walk;
+        private boolean attached;
+
+        private Recorder(long spacing) {
+            this.walk = new GzipIndexWalk(spacing);
+        }
+
+        /** The walk, for the one stream this recorder serves. */
+        GzipIndexWalk attach() {
+            if (attached) {
+                throw new IllegalStateException("a GzipIndex.Recorder serves one stream");
+            }
+            attached = true;
+            return walk;
+        }
+
+        /**
+         * The index of {@code gz}, which must be the file the stream read, from its first byte: the index records
+         * its size and the CRC32s of its first and last 64 KiB, which {@link GzipIndex#openChannel} checks.
+         *
+         * @throws IllegalStateException if no stream used this recorder, or it was not read to its end (a stream
+         *     that failed never reaches it)
+         * @throws java.io.EOFException if the stream read no member
+         */
+        public GzipIndex finish(Path gz) throws IOException {
+            Checks.notNull(gz, "gz");
+            if (!attached) {
+                throw new IllegalStateException("no stream used this GzipIndex.Recorder");
+            }
+            try (FileChannel ch = FileChannel.open(gz, StandardOpenOption.READ)) {
+                long size = ch.size();
+                GzipIndex index = walk.index(ch, size); // the checks first, whichever table is returned
+                GzipIndex members = GzipIndexMembers.read(ch, size);
+                return members != null ? members : index;
+            }
+        }
+    }
+
     /** Writes this index in Sluice's format (see {@link Format#SLUICE}), replacing {@code file}. */
     public void save(Path file) throws IOException {
         save(file, Format.SLUICE);

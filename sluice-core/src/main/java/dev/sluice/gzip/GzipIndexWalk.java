@@ -17,7 +17,8 @@ import java.util.Arrays;
  * from the decoded bytes as the caller reads them (the walk runs ahead of the reads, so a checkpoint is known before
  * its bytes come). Nothing is written out; the stream checks every CRC32, ISIZE and header, and its exceptions are
  * the build's: a corrupt file is a {@link java.util.zip.ZipException}, a truncated one an
- * {@link java.io.EOFException}, as with the scanner's build. Data after the last member ends the index as it ends the
+ * {@link java.io.EOFException}, as with the scanner's build. {@link GzipIndex.Recorder} uses the same walk while a
+ * caller reads the stream (gunzip writing an index as it decodes). Data after the last member ends the index as it ends the
  * scanner's (zeros and garbage alike).
  *
  * <p>Where the walk hands the rest of a member to the stream's engine (a block Java refuses, or one longer than two
@@ -47,8 +48,10 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
     private final byte[] tail = new byte[WINDOW];
     private byte[][] windows = new byte[8][];
     private int captured;
+    /** True once the stream returned its end (-1): every byte went through {@link #read}. */
+    private boolean ended;
 
-    private GzipIndexWalk(long spacing) {
+    GzipIndexWalk(long spacing) {
         this.spacing = spacing;
     }
 
@@ -59,22 +62,35 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
     static GzipIndex build(FileChannel ch, long size, long spacing, int threads, int chunk) throws IOException {
         GzipIndexWalk w = new GzipIndexWalk(spacing);
         try (GzipInputStream in = GzipInputStream.builder().threads(threads).ignoreTrailingGarbage(true)
-                .speculativeChunk(chunk).checkpoints(w).build(unclosed(ch))) {
+                .speculativeChunk(chunk).walk(w).build(unclosed(ch))) {
             byte[] b = new byte[1 << 20];
-            for (int n; (n = in.read(b, 0, b.length)) >= 0; ) {
-                w.read(b, 0, n);
+            while (in.read(b, 0, b.length) >= 0) {
+                // the stream hands every byte it returns to read(b, off, n) below
             }
         }
-        if (w.members == 0) {
+        return w.index(ch, size);
+    }
+
+    /**
+     * The index of the file {@code ch} ({@code size} bytes) whose decoded bytes all went through {@link #read}.
+     *
+     * @throws java.io.EOFException if the walk saw no member (an empty file)
+     * @throws IllegalStateException if the stream did not reach its end, or its reads fell short of the walk
+     */
+    GzipIndex index(FileChannel ch, long size) throws IOException {
+        if (!ended) {
+            throw new IllegalStateException("the stream was not read to its end");
+        }
+        if (members == 0) {
             throw new java.io.EOFException("empty file: expected a gzip header at offset 0");
         }
-        if (w.readU != w.walkU || w.captured != w.cps) {
-            throw new IllegalStateException("gzip index: the walk confirmed " + w.walkU + " bytes and " + w.cps
-                    + " checkpoints, the reads " + w.readU + " and " + w.captured);
+        if (readU != walkU || captured != cps) {
+            throw new IllegalStateException("gzip index: the walk confirmed " + walkU + " bytes and " + cps
+                    + " checkpoints, the reads " + readU + " and " + captured);
         }
-        return new GzipIndex(size, w.readU, spacing, Arrays.copyOf(w.memHeader, w.members),
-                Arrays.copyOf(w.memDeflate, w.members), Arrays.copyOf(w.memU, w.members), Arrays.copyOf(w.cpBit, w.cps),
-                Arrays.copyOf(w.cpU, w.cps), Arrays.copyOf(w.cpMember, w.cps), Arrays.copyOf(w.windows, w.cps),
+        return new GzipIndex(size, readU, spacing, Arrays.copyOf(memHeader, members),
+                Arrays.copyOf(memDeflate, members), Arrays.copyOf(memU, members), Arrays.copyOf(cpBit, cps),
+                Arrays.copyOf(cpU, cps), Arrays.copyOf(cpMember, cps), Arrays.copyOf(windows, cps),
                 GzipIndex.fileCheck(ch, size));
     }
 
@@ -84,6 +100,11 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
             @Override
             public void close() {}
         };
+    }
+
+    /** The stream returned its end. */
+    void end() {
+        ended = true;
     }
 
     @Override
@@ -122,8 +143,11 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
         walkU += n;
     }
 
-    /** The next {@code n} decoded bytes, {@code b[off..off+n)}: the windows of the checkpoints among them. */
-    private void read(byte[] b, int off, int n) {
+    /**
+     * The next {@code n} decoded bytes, {@code b[off..off+n)}, as the stream returns them to its caller: the windows
+     * of the checkpoints among them.
+     */
+    void read(byte[] b, int off, int n) {
         long end = readU + n;
         for (; captured < cps && cpU[captured] <= end; captured++) {
             int at = (int) (cpU[captured] - readU);

@@ -151,8 +151,11 @@ public final class GzipInputStream extends InputStream {
     private long pieceSize = PieceReader.PIECE_SIZE;
     /** Compressed bytes per speculative chunk ({@link SpeculativeReader#CHUNK}; tests make it small). */
     private int speculativeChunk = SpeculativeReader.CHUNK;
-    /** Null, or an index build's sink: the speculative strategy then decodes from the first member on. */
-    private SpeculativeReader.Checkpoints checkpoints;
+    /**
+     * Null, or an index build's walk: the speculative strategy then decodes from the first member on, tells it the
+     * block ends it confirms, and every byte returned to the caller goes through its {@link GzipIndexWalk#read}.
+     */
+    private GzipIndexWalk walk;
     /** Whether strategies on workers read the source through {@link Prefetch} ({@link #PREFETCH}, or the builder's). */
     private boolean prefetch = PREFETCH;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
@@ -274,7 +277,7 @@ public final class GzipInputStream extends InputStream {
                 if (len >= OUTPUT_CHUNK || state == CHUNKS) {
                     // Long enough to make the inflate call efficient: decode straight into the caller's array.
                     // (Workers' output is copied from their arrays at any length: one copy, never two.)
-                    return deliver(decode(b, off, (int) Math.min(len, allowed)));
+                    return deliver(b, off, decode(b, off, (int) Math.min(len, allowed)));
                 }
                 if (out == null) {
                     // Small first: a small stream would spend more time zeroing 256 KiB than decoding itself.
@@ -292,11 +295,19 @@ public final class GzipInputStream extends InputStream {
             int n = (int) Math.min(Math.min(len, outLim - outPos), allowed);
             System.arraycopy(out, outPos, b, off, n);
             outPos += n;
-            return deliver(n);
+            return deliver(b, off, n);
         } catch (IOException | RuntimeException e) {
             failed(e);
             throw e;
         }
+    }
+
+    /** {@link #deliver(int)} of the bytes {@code b[off..off+n)}, which an index build's walk sees first. */
+    private int deliver(byte[] b, int off, int n) {
+        if (walk != null && n > 0) {
+            walk.read(b, off, n);
+        }
+        return deliver(n);
     }
 
     /** Counts {@code n} bytes returned to the caller (or passes -1 through, ending {@link #stats()}' span). */
@@ -304,6 +315,9 @@ public final class GzipInputStream extends InputStream {
         if (n > 0) {
             totalOut += n;
         } else if (n < 0) {
+            if (walk != null) {
+                walk.end();
+            }
             ended();
         }
         return n;
@@ -361,7 +375,9 @@ public final class GzipInputStream extends InputStream {
         ensureOpen();
         Checks.notNull(out, "out");
         started();
-        FileChannel file = out.getClass() == FileOutputStream.class ? ((FileOutputStream) out).getChannel() : null;
+        // An index build's walk sees every byte through read(): no direct writes then.
+        FileChannel file = out.getClass() == FileOutputStream.class && walk == null
+                ? ((FileOutputStream) out).getChannel() : null;
         FileChannel channel = engine.hasViews() ? file : null;
         if (file != null) {
             directOutput = true;
@@ -372,7 +388,7 @@ public final class GzipInputStream extends InputStream {
         long total = 0;
         while (true) {
             boolean more = outPos == outLim && failure == null && totalOut < maxOutputBytes;
-            if ((state == CHUNKS) && more) {
+            if (state == CHUNKS && more && walk == null) {
                 try {
                     if (current == null || currentPos == current.len) {
                         nextChunk();
@@ -762,7 +778,7 @@ public final class GzipInputStream extends InputStream {
      * subfield claim and the trailing-data policy (see {@link ChunkSource}).
      */
     private ChunkSource strategy() throws IOException {
-        if (checkpoints != null && memberStart == 0) {
+        if (walk != null && memberStart == 0) {
             return speculative();
         }
         if (threads == 1 || strategy.equals("serial")) {
@@ -796,8 +812,8 @@ public final class GzipInputStream extends InputStream {
         prefetch();
         SpeculativeReader r = new SpeculativeReader(threads, in, buf, pos, lim, bufStart, claimed,
                 ignoreTrailingGarbage, speculativeChunk);
-        if (checkpoints != null) {
-            r.checkpoints(checkpoints);
+        if (walk != null) {
+            r.checkpoints(walk);
         }
         engine.end(); // the reader decodes with engines of its own from here on
         return r;
@@ -944,7 +960,7 @@ public final class GzipInputStream extends InputStream {
         private String strategy = STRATEGY;
         private boolean prefetch = PREFETCH;
         private boolean stats;
-        private SpeculativeReader.Checkpoints checkpoints;
+        private GzipIndexWalk walk;
 
         private Builder() {}
 
@@ -955,11 +971,25 @@ public final class GzipInputStream extends InputStream {
         }
 
         /**
-         * An index build's sink ({@code GzipIndexWalk}): the stream decodes speculatively from the first member on,
-         * whatever the strategy, threads (one worker at least) and size subfields, and tells it what the walk confirms.
+         * An index build's walk: the stream decodes speculatively from the first member on, whatever the strategy,
+         * threads (one worker at least) and size subfields, tells it what the walk confirms and hands it every byte
+         * it returns.
          */
-        Builder checkpoints(SpeculativeReader.Checkpoints sink) {
-            this.checkpoints = sink;
+        Builder walk(GzipIndexWalk w) {
+            this.walk = w;
+            return this;
+        }
+
+        /**
+         * Records the index of the file this stream reads while it decodes ({@link GzipIndex.Recorder}): the stream
+         * decodes speculatively on {@link #threads} workers (at least one, whatever the threads) from the first
+         * member on, as {@link GzipIndex#build} does on three processors or more; {@link GzipIndex.Recorder#finish}
+         * returns the index after the stream's end. A recorder serves one stream.
+         *
+         * @throws IllegalStateException if {@code recorder} was given to a builder before
+         */
+        public Builder record(GzipIndex.Recorder recorder) {
+            this.walk = Checks.notNull(recorder, "recorder").attach();
             return this;
         }
 
@@ -1068,7 +1098,7 @@ public final class GzipInputStream extends InputStream {
             s.pieceSize = pieceSize;
             s.speculativeChunk = speculativeChunk;
             s.strategy = strategy;
-            s.checkpoints = checkpoints;
+            s.walk = walk;
             s.prefetch = prefetch;
             return s;
         }

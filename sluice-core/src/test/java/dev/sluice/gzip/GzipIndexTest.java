@@ -368,6 +368,98 @@ class GzipIndexTest {
         }
     }
 
+    /**
+     * {@link GzipIndex.Recorder}: the index a stream records while its caller reads it (by read of random lengths or
+     * by transferTo) is the speculative build's, point for point, and reads through it equal the data; a file of
+     * independent members gets the member table, as {@link GzipIndex#build} gives it.
+     */
+    @Test
+    void aRecorderGivesTheSpeculativeBuildsIndex() throws IOException {
+        long seed = seed("GzipIndexTest recorder");
+        Random r = new Random(seed);
+        List<Case> cases = new ArrayList<>(cases(seed));
+        byte[] sl = TestData.text(r, 2_500_000);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (ParallelGzipOutputStream out = ParallelGzipOutputStream.builder().threads(2)
+                .format(ParallelGzipOutputStream.Format.INDEPENDENT_MEMBERS).build(b)) {
+            out.write(sl);
+        }
+        cases.add(new Case("independent-members", b.toByteArray(), sl));
+        for (Case c : cases) {
+            long spacing = r.nextBoolean() ? 1 + r.nextInt(50_000) : 65_536;
+            int chunk = 4096 + r.nextInt(60_000);
+            int threads = 1 + r.nextInt(3);
+            boolean transfer = r.nextBoolean();
+            Path gz = write(c.name() + ".gz", c.gz());
+            String what = c.name() + " spacing " + spacing + " chunk " + chunk + " threads " + threads
+                    + (transfer ? " transferTo" : " read") + " seed " + seed;
+            GzipIndex.Recorder rec = GzipIndex.recorder(spacing);
+            ByteArrayOutputStream decoded = new ByteArrayOutputStream();
+            try (GzipInputStream in = GzipInputStream.builder().threads(threads).ignoreTrailingGarbage(true)
+                    .speculativeChunk(chunk).record(rec).build(Files.newInputStream(gz))) {
+                if (transfer) {
+                    in.transferTo(decoded);
+                } else {
+                    byte[] buf = new byte[1 + r.nextInt(100_000)];
+                    for (int n; (n = in.read(buf, 0, 1 + r.nextInt(buf.length))) >= 0; ) {
+                        decoded.write(buf, 0, n);
+                    }
+                }
+            }
+            assertArrayEquals(c.data(), decoded.toByteArray(), what);
+            GzipIndex got = rec.finish(gz);
+            GzipIndex want = c.name().equals("independent-members") ? GzipIndex.build(gz, spacing)
+                    : build(gz, spacing, threads, chunk);
+            if (c.name().equals("independent-members")) {
+                assertTrue(want.cpU.length == 0 && want.memU.length > 1, what + ": a member table " + want);
+            }
+            assertArrayEquals(want.memHeader, got.memHeader, what);
+            assertArrayEquals(want.memDeflate, got.memDeflate, what);
+            assertArrayEquals(want.memU, got.memU, what);
+            assertArrayEquals(want.cpBit, got.cpBit, what);
+            assertArrayEquals(want.cpU, got.cpU, what);
+            assertEquals(want.uncompressedSize, got.uncompressedSize, what);
+            checkWindows(got, c.data(), what);
+            checkReads(got, gz, c.data(), r, what);
+        }
+    }
+
+    /** A recorder's misuses and a failed stream: never an index of part of a file. */
+    @Test
+    void aRecorderRefusesWhatItDidNotSeeWhole() throws IOException {
+        Random r = new Random(5);
+        byte[] data = TestData.text(r, 300_000);
+        byte[] gz = TestData.member(GzipHeader.minimal(), data, 6);
+        Path f = write("rec.gz", gz);
+        assertThrows(IllegalArgumentException.class, () -> GzipIndex.recorder(0));
+        GzipIndex.Recorder unused = GzipIndex.recorder(10_000);
+        assertThrows(IllegalStateException.class, () -> unused.finish(f));
+        GzipIndex.Recorder half = GzipIndex.recorder(10_000);
+        try (GzipInputStream in = GzipInputStream.builder().threads(2).speculativeChunk(8192).record(half)
+                .build(Files.newInputStream(f))) {
+            in.readNBytes(data.length / 2);
+        }
+        assertThrows(IllegalStateException.class, () -> half.finish(f));
+        assertThrows(IllegalStateException.class, () -> GzipInputStream.builder().record(half),
+                "a recorder serves one stream");
+        byte[] bad = gz.clone();
+        bad[bad.length / 2] ^= 0x55;
+        GzipIndex.Recorder failed = GzipIndex.recorder(10_000);
+        assertThrows(ZipException.class, () -> {
+            try (GzipInputStream in = GzipInputStream.builder().threads(2).speculativeChunk(8192).record(failed)
+                    .build(new java.io.ByteArrayInputStream(bad))) {
+                in.transferTo(java.io.OutputStream.nullOutputStream());
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> failed.finish(f));
+        GzipIndex.Recorder empty = GzipIndex.recorder(10_000);
+        Path nothing = write("nothing.gz", new byte[0]);
+        try (GzipInputStream in = GzipInputStream.builder().record(empty).build(Files.newInputStream(nothing))) {
+            assertThrows(EOFException.class, in::read); // an empty file is no gzip
+        }
+        assertThrows(IllegalStateException.class, () -> empty.finish(nothing));
+    }
+
     private static IOException failure(org.junit.jupiter.api.function.Executable e) {
         try {
             e.execute();
