@@ -47,8 +47,9 @@ final class TextDecoder {
      * The most bytes one {@link #asciiChunk} call takes: small, so that the method is called often and HotSpot
      * compiles it with C2 early (see asciiChunk). FirstReadsBench-style runs of 11 MB of Java source, five reads per
      * fresh JVM (docs/benchmarks/text.md, 2026-11-28, sixth session): with one JDK call per window (8 KiB per
-     * read(char[8192])) the JDK's intrinsics came in read 5 or later; with 512, 1024, 2048 and 4096 byte pieces in
-     * read 3 or 4, 1024 and 2048 the most steadily on both JDKs. 1024 is a judgement between those two.
+     * read(char[8192])) the JDK's intrinsics came in read 5 or later; with pieces of 512, 1024 or 2048 bytes (JDK 17
+     * and 25) or 4096 (JDK 17) in read 3 or 4, with 1024 and 2048 in read 3 in every JVM. 1024 is a judgement
+     * between those two.
      */
     private static final int JDK_CHUNK = 1024;
     /**
