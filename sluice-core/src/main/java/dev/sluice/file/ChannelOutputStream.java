@@ -17,6 +17,15 @@ final class ChannelOutputStream extends OutputStream implements ChannelBacked {
         this.ch = ch;
     }
 
+    /**
+     * A stream over {@code ch}, typed as an {@code OutputStream}: a caller that passes {@code new
+     * ChannelOutputStream(ch)} where an {@code OutputStream} goes makes the bytecode verifier load this class to check
+     * the assignment when the caller's class is linked, so FastFiles, which only reads in most programs, calls this.
+     */
+    static OutputStream of(FileChannel ch) {
+        return new ChannelOutputStream(ch);
+    }
+
     @Override
     public FileChannel channel() {
         return ch;

@@ -92,7 +92,7 @@ public final class FastFiles {
     public static FastBufferedOutputStream newOutputStream(Path path, OpenOption... options) throws IOException {
         FileChannel ch = openForWriting(path, options);
         try {
-            return new FastBufferedOutputStream(new ChannelOutputStream(ch));
+            return new FastBufferedOutputStream(ChannelOutputStream.of(ch));
         } catch (Throwable t) {
             closeAfterFailure(ch, t);
             throw t;
@@ -106,7 +106,7 @@ public final class FastFiles {
      * @throws IOException if the file cannot be opened or created
      */
     public static OutputStream newUnbufferedOutputStream(Path path, OpenOption... options) throws IOException {
-        return new ChannelOutputStream(openForWriting(path, options));
+        return ChannelOutputStream.of(openForWriting(path, options));
     }
 
     /**

@@ -700,8 +700,9 @@ public final class FastReader extends Reader {
         return true;
     }
 
-    private MalformedTextException malformed(int length) {
-        return new MalformedTextException(length, bytesBefore + bp, charsetName);
+    /** A {@link MalformedTextException} (typed as its superclass: see {@link MalformedTextException#of}). */
+    private IOException malformed(int length) {
+        return MalformedTextException.of(length, bytesBefore + bp, charsetName);
     }
 
     private void ensureOpen() throws IOException {

@@ -1,5 +1,6 @@
 package dev.sluice.text;
 
+import java.io.IOException;
 import java.nio.charset.MalformedInputException;
 
 /**
@@ -19,6 +20,15 @@ public final class MalformedTextException extends MalformedInputException {
         super(inputLength);
         this.byteOffset = byteOffset;
         this.charsetName = charsetName;
+    }
+
+    /**
+     * The exception, typed as an {@code IOException}: FastReader throws what this returns, so that linking
+     * FastReader does not load this class to check that it is a Throwable (every reader pays for that load, only
+     * a strict one meeting bad input needs the class).
+     */
+    static IOException of(int inputLength, long byteOffset, String charsetName) {
+        return new MalformedTextException(inputLength, byteOffset, charsetName);
     }
 
     /** The offset of the first byte of the malformed sequence in the input. */

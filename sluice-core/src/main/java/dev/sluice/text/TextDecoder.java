@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -33,17 +32,26 @@ final class TextDecoder {
      */
     private static final int INFLATE_THRESHOLD = 64;
     /**
-     * When 64 ASCII bytes come in a row, the next {@link #window} bytes go to the JDK's own UTF-8 decoder (see
-     * {@link #utf8}): on the Java-source corpus its ASCII intrinsic took 14 ms of CPU where scanning and widening
-     * separately took 21 (JDK 17, ad hoc, 90 MB). Japanese text rarely has 64 ASCII bytes in a row and stays on the
+     * When 64 ASCII bytes come in a row, up to the next {@link #window} bytes go to the JDK's US-ASCII decoder, in
+     * pieces of {@code JDK_CHUNK} ({@link #longAscii}): its ASCII intrinsics (a vectorised test and widening) beat
+     * scanning and widening here (JDK 17, ad hoc, 90 MB of Java source: 14 ms of CPU against 21, measured with the
+     * UTF-8 decoder that took these runs before). Japanese text rarely has 64 ASCII bytes in a row and stays on the
      * hand loop, which is faster on multi-byte text. The window starts at {@code JDK_WINDOW} bytes and doubles (up
-     * to {@code JDK_WINDOW_MAX}) while windows come back all ASCII: each call costs two wrappers and the decoder's
-     * own checks, and the JDK decodes char by char after the first non-ASCII byte, so a window is made long only
-     * where the text has shown that it is long ASCII.
+     * to {@code JDK_WINDOW_MAX}) while windows come back all ASCII, so that text which has not shown itself to be
+     * long ASCII pays for few JDK calls.
      */
     private static final int JDK_WINDOW = 1024;
     private static final int JDK_WINDOW_MAX = 16 * 1024;
     private static final int JDK_WINDOW_MIN = 64;
+    /**
+     * The most bytes one {@link #asciiChunk} call takes: small, so that the method is called often and HotSpot
+     * compiles it with C2 early (see asciiChunk). FirstReadsBench-style runs of 11 MB of Java source, five reads per
+     * fresh JVM (docs/benchmarks/text.md, 2026-11-28, sixth session): with one JDK call per window (8 KiB per
+     * read(char[8192])) the JDK's intrinsics came in read 5 or later; with pieces of 512, 1024 or 2048 bytes (JDK 17
+     * and 25) or 4096 (JDK 17) in read 3 or 4, with 1024 and 2048 in read 3 in every JVM. 1024 is a judgement
+     * between those two.
+     */
+    private static final int JDK_CHUNK = 1024;
     /**
      * After a JDK window that was not all ASCII ({@link #window} 0), runs are found here; one at least this long
      * brings the windows back. On the Japanese corpus (roff sources: 6,990 ASCII runs of 64 bytes or more, 674 of
@@ -70,11 +78,14 @@ final class TextDecoder {
     private final boolean strict;
     /**
      * Widens long ASCII and Latin-1 runs; stateless for ISO-8859-1, so one per reader. Made at first use, as is
-     * {@link #jdkUtf8}: a reader of a small file or of text without long runs never needs them.
+     * {@link #jdkAscii}: a reader of a small file or of text without long runs never needs them.
      */
     private CharsetDecoder inflater;
-    /** The JDK's UTF-8 decoder, for long ASCII runs; it replaces malformed input just as this class does. */
-    private CharsetDecoder jdkUtf8;
+    /**
+     * The JDK's US-ASCII decoder (malformed input reported, not replaced), for long ASCII runs: it widens ASCII and
+     * stops at the first byte that is not, which this class then decodes.
+     */
+    private CharsetDecoder jdkAscii;
 
     /**
      * Set by {@link #decode} in strict mode when it stopped at malformed input: the length of the malformed subpart,
@@ -319,20 +330,40 @@ final class TextDecoder {
             }
             return pack(sp + run, dp + run);
         }
-        // ASCII-heavy text (source code): the JDK's UTF-8 decoder finds the run's end and widens it in one vectorised
-        // pass (an intrinsic we cannot call); it replaces malformed input exactly as we do. Its loop after the first
-        // non-ASCII char is slower than ours, hence the bounded window, and after one window that was not all ASCII
-        // the runs are found here instead (window 0).
-        ByteBuffer in = ByteBuffer.wrap(b, sp, Math.min(sl - sp, window));
-        CharBuffer out = CharBuffer.wrap(d, dp, dl - dp);
-        if (jdkUtf8 == null) {
-            jdkUtf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        // ASCII-heavy text (source code): the JDK's US-ASCII decoder finds the run's end and widens it with its
+        // intrinsics (which we cannot call), a chunk at a time; after a window that was not all ASCII the runs are
+        // found here instead (window 0).
+        if (jdkAscii == null) {
+            jdkAscii = StandardCharsets.US_ASCII.newDecoder();
         }
-        jdkUtf8.decode(in, out, false);
-        int bytes = in.position() - sp;
-        window = bytes == out.position() - dp ? Math.min(window * 2, JDK_WINDOW_MAX) : 0;
-        return pack(sp + bytes, out.position());
+        int n = Math.min(limit, window);
+        int done = 0;
+        while (done < n) {
+            int k = Math.min(JDK_CHUNK, n - done);
+            int ascii = asciiChunk(b, sp + done, d, dp + done, k);
+            done += ascii;
+            if (ascii < k) {
+                break;
+            }
+        }
+        window = done == n ? Math.min(window * 2, JDK_WINDOW_MAX) : 0;
+        return pack(sp + done, dp + done);
+    }
+
+    /**
+     * Widens the ASCII bytes at the start of b[sp, sp + n) into d[dp, dp + n) through {@link #jdkAscii}; returns how
+     * many there were (n when all are ASCII). The JDK's ASCII intrinsics (StringCoding.hasNegatives or
+     * countPositives, and StringLatin1.inflate) run only inside C2-compiled code that inlines them; until then they
+     * are plain loops, 3-4x slower. This method is small enough for C2 to inline the decoder's whole path into it
+     * (CharsetDecoder.decode, 276 bytes of bytecode, and the US-ASCII decoder's loop, 153), and it is called once per
+     * {@link #JDK_CHUNK} bytes, so it reaches C2's call threshold (Tier4InvocationThreshold, 5,000 calls) within the
+     * first 5 MB of ASCII text. One call per read(char[8192]), as with the JDK's UTF-8 decoder before, got there in
+     * the fifth read of 11 MB (issue 34; docs/benchmarks/text.md, 2026-11-28).
+     */
+    private int asciiChunk(byte[] b, int sp, char[] d, int dp, int n) {
+        ByteBuffer in = ByteBuffer.wrap(b, sp, n);
+        jdkAscii.decode(in, CharBuffer.wrap(d, dp, n), false);
+        return in.position() - sp;
     }
 
     /**
