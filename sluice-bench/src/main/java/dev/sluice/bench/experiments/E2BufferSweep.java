@@ -181,6 +181,23 @@ final class E2BufferSweep extends Experiment {
         return total;
     }
 
+    /** Paired rounds per fork of the comparisons holding C05's cells (arrays of 512 B and 1 KiB) in a quick run. */
+    static final int C05_ROUNDS = 12;
+
+    /**
+     * C05 (131072 over 125000) compares two buffers 2% apart, one point below its margin's lower edge (1.05 / 1.02).
+     * Over six quick runs (2026-11-27/28) its per-round ratio had a spread of 1.74% within a fork and its forks no
+     * effect of their own (per-fork spread 0.61%, what six rounds of that noise give): its interval is as wide as its
+     * rounds make it, and at 6 rounds one run in five or so reached the edge. Twice the rounds (12) cut the standard
+     * error by 1.41, enough by the same figures for fewer than one run in a hundred; they cost ~6 s per fork. Other
+     * comparisons keep the scale's rounds.
+     */
+    @Override
+    public int rounds(String param, Scale s) {
+        boolean c05 = param.equals(arrayParam(512)) || param.equals(arrayParam(1024));
+        return c05 && s.name().equals(Scale.QUICK.name()) ? Math.max(C05_ROUNDS, s.reps()) : s.reps();
+    }
+
     @Override
     public List<Claim> claims(Scale s) {
         int[] buffers = buffers(s);

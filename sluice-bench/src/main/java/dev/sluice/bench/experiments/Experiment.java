@@ -39,6 +39,16 @@ public abstract class Experiment {
     /** The claims judged from this experiment's cases at this scale (their cells name its cases). */
     public abstract List<Claim> claims(Scale scale);
 
+    /**
+     * Paired rounds per fork of the comparison at {@code param} (one experiment at one param) in a page-cached quick
+     * run: the scale's {@link Scale#reps} unless the experiment plans more for a comparison whose claims need them. A
+     * plan is a sample-size calculation from earlier runs' spread, stated where it is made (docs/design/report.md,
+     * "Rounds planned from earlier runs' spread"); it never looks at the run being measured.
+     */
+    public int rounds(String param, Scale scale) {
+        return scale.reps();
+    }
+
     /** The comparisons at this scale that back recommendations. */
     public List<Advice> advice(Scale scale) {
         return List.of();

@@ -251,8 +251,10 @@ public final class QuickRunner {
             step(events, e, doneBefore, total, c);   // message only: the count moves when the group is done
         }
         int n = group.size();
-        for (int r = 0; r < scale.reps(); r++) {
-            events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + scale.reps()
+        // Cold reads keep the scale's rounds: a plan of more rounds is sized on page-cached spread (Experiment.rounds).
+        int rounds = coldDir == null ? e.rounds(group.get(0).param(), scale) : scale.reps();
+        for (int r = 0; r < rounds; r++) {
+            events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + rounds
                     + " @ " + group.get(0).param());
             events.flush();
             for (int k = 0; k < n; k++) {

@@ -182,6 +182,34 @@ class ExperimentsTest {
         }
     }
 
+    /**
+     * Planned rounds: at the quick scale E2's comparisons holding C05's cells take {@link E2BufferSweep#C05_ROUNDS}
+     * and every other comparison of every experiment the scale's rounds; the tiny (CI) scale plans no more anywhere.
+     */
+    @Test
+    void moreRoundsAreOnlyPlannedForTheComparisonsHoldingC05sCellsInAQuickRun() throws IOException {
+        Corpus quick = new Corpus(dir.resolve("quick"), Scale.QUICK, null);
+        for (Corpus co : List.of(corpus, quick)) {
+            Set<String> c05 = new HashSet<>();
+            for (Experiment e : Experiments.all()) {
+                for (Claim claim : e.claims(co.scale())) {
+                    if (claim.id().equals("C05")) {
+                        claim.cells().forEach(cell -> c05.add(e.id() + " " + cell.param()));
+                    }
+                }
+            }
+            assertEquals(co.scale() == Scale.QUICK ? Set.of("E2 array 512 B", "E2 array 1 KiB") : Set.of("E2 array 512 B"),
+                    c05);
+            for (Experiment e : Experiments.all()) {
+                for (Case c : e.cases(co)) {
+                    boolean planned = co.scale() == Scale.QUICK && c05.contains(e.id() + " " + c.param());
+                    assertEquals(planned ? E2BufferSweep.C05_ROUNDS : co.scale().reps(), e.rounds(c.param(), co.scale()),
+                            co.scale().name() + " " + e.id() + " " + c.param());
+                }
+            }
+        }
+    }
+
     @Test
     void selectParsesIdsInReportOrderAndRejectsUnknownOnes() {
         assertEquals(List.of("E2", "E5"), Experiments.select("e5,E2,E5").stream().map(Experiment::id).toList());

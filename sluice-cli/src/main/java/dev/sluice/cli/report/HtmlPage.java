@@ -60,7 +60,8 @@ final class HtmlPage {
         dt(h, "JVM", env.jvm());
         dt(h, "File system", env.fileSystem() + "; " + env.reads() + " reads");
         dt(h, "Harness", env.harness() + ": " + env.forks() + " JVM forks × " + env.repetitions()
-                + " paired rounds per case (the variants of a comparison take turns, order rotated each round)");
+                + " paired rounds per case, more where an experiment plans them from earlier runs' spread (each case's"
+                + " samples count them); the variants of a comparison take turns, order rotated each round");
         dt(h, "Rounds", rounds(env));
         dt(h, "Data", String.join("; ", report.dataSources()));
         dt(h, "Generated", report.generated() + " by " + report.command());
@@ -193,7 +194,7 @@ final class HtmlPage {
     /** The planned forks, the budget of extra looks and what this run spent, and the rule. */
     static String rounds(Report.Environment env) {
         Report.Rounds r = env.rounds();
-        String planned = env.forks() + " planned forks × " + env.repetitions() + " rounds for every claim";
+        String planned = env.forks() + " planned forks × " + env.repetitions() + " rounds for every claim (more where planned)";
         if (r == null) {
             return planned + "; no extra looks recorded.";
         }
