@@ -44,10 +44,10 @@ final class MarkerInflater {
     private static final int LIT_MASK = (1 << DeflateTables.LIT_BITS) - 1;
     private static final int DIST_MASK = (1 << DeflateTables.DIST_BITS) - 1;
     /**
-     * Room kept free at the end of {@link #bytes} before each symbol: a back-reference's 258 bytes, the 7 that its
-     * 8-byte copy may write past them, and a run of literals decoded from one 64-bit refill (at most 56).
+     * Room kept free at the end of {@link #bytes} before each symbol: a back-reference's 258 bytes, the 15 that its
+     * 16-byte copy may write past them, and a run of literals decoded from one 64-bit refill (at most 56).
      */
-    static final int SLACK = 258 + 8 + 56;
+    static final int SLACK = 258 + 16 + 56;
 
     private final int[] lit = new int[DeflateTables.LIT_SIZE];
     private final int[] dist = new int[DeflateTables.DIST_SIZE];
@@ -614,8 +614,8 @@ final class MarkerInflater {
     }
 
     /**
-     * {@link #codesStep} for the byte phase. Literals are decoded several to a refill, back-references copied 8 bytes
-     * at a time (overlapping copies too, when the distance is at least 8: each load reads bytes already written).
+     * {@link #codesStep} for the byte phase. Literals are decoded several to a refill, back-references copied 16 bytes
+     * at a time (8 for distances of 8 to 15; overlapping copies too: each load reads bytes already written).
      */
     private int byteStep(int[] litTable, int[] distTable) {
         long b = bits;
@@ -699,7 +699,14 @@ final class MarkerInflater {
                 int from = m - d;
                 err |= from;
                 from = Math.max(from, 0);
-                if (d >= 8) {
+                if (d >= 16) {
+                    for (int i = 0; i < len; i += 16) {
+                        long lo = (long) LONG_LE.get(o, from + i);
+                        long hi = (long) LONG_LE.get(o, from + i + 8);
+                        LONG_LE.set(o, m + i, lo);
+                        LONG_LE.set(o, m + i + 8, hi);
+                    }
+                } else if (d >= 8) {
                     for (int i = 0; i < len; i += 8) {
                         LONG_LE.set(o, m + i, (long) LONG_LE.get(o, from + i));
                     }
