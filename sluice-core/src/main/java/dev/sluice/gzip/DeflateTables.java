@@ -72,12 +72,13 @@ final class DeflateTables {
                 max = l;
             }
         }
-        if (left > 0 && (codeLengthCode || max > 1)) {
-            // zlib lets an empty code-length code through and then decodes every length as 0 with one bit, which
-            // always ends in "missing end-of-block": refusing it at once gives the same verdict for whole input.
-            return INCOMPLETE;
-        }
-        return OK;
+        // Incomplete: left > 0, and a code-length code or more than a single code of length 1. zlib lets an empty
+        // code-length code through and then decodes every length as 0 with one bit, which always ends in "missing
+        // end-of-block": refusing it at once gives the same verdict for whole input. Computed without a branch: the
+        // block finder's filters make an incomplete code rare, and C2 compiles a branch never seen taken as a trap
+        // that throws the compiled table builder away when it is (MarkerInflater's loops' comment).
+        int incomplete = -left >> 31 & ((codeLengthCode ? -1 : 0) | (1 - max) >> 31);
+        return incomplete & INCOMPLETE;
     }
 
     /**

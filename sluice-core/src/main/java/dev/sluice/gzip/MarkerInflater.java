@@ -44,10 +44,10 @@ final class MarkerInflater {
     private static final int LIT_MASK = (1 << DeflateTables.LIT_BITS) - 1;
     private static final int DIST_MASK = (1 << DeflateTables.DIST_BITS) - 1;
     /**
-     * Room kept free at the end of {@link #bytes} before each symbol: a back-reference's 258 bytes, the 7 that its
-     * 8-byte copy may write past them, and a run of literals decoded from one 64-bit refill (at most 56).
+     * Room kept free at the end of {@link #bytes} before each symbol: a back-reference's 258 bytes, the 15 that its
+     * 16-byte copy may write past them, and a run of literals decoded from one 64-bit refill (at most 56).
      */
-    static final int SLACK = 258 + 8 + 56;
+    static final int SLACK = 258 + 16 + 56;
 
     private final int[] lit = new int[DeflateTables.LIT_SIZE];
     private final int[] dist = new int[DeflateTables.DIST_SIZE];
@@ -342,14 +342,16 @@ final class MarkerInflater {
      * anything zlib refuses (see the class comment) or a header that runs past the input.
      */
     boolean dynamicHeader() {
+        // The verdicts that the block finder's filters make rare (too many codes, a bad code-length code, a header
+        // past the input, a bad distance code) are gathered in bad (negative: refused) and judged once at the end,
+        // with the common ones: a branch C2 saw taken from the finder's many refusals, not one it compiles as a trap
+        // (see the decoding loops' comment).
         slowRefill();
         int hlit = (int) (bits & 31) + 257;
         int hdist = (int) (bits >>> 5 & 31) + 1;
         int hclen = (int) (bits >>> 10 & 15) + 4;
         drop(14);
-        if (hlit > 286 || hdist > 30) {
-            return false;
-        }
+        int bad = (286 - hlit) | (30 - hdist);
         byte[] cl = clLens;
         java.util.Arrays.fill(cl, (byte) 0);
         slowRefill(); // 57 bits: all 19 lengths
@@ -357,17 +359,14 @@ final class MarkerInflater {
             cl[DeflateTables.CL_ORDER[i]] = (byte) (bits & 7);
             drop(3);
         }
-        if (DeflateTables.build(clTable, 7, cl, 0, 19, true) != DeflateTables.OK) {
-            return false;
-        }
+        // A refused code-length code leaves clTable as it was (valid entries, or zeros): the lengths decode to
+        // something, bounded by total, and are refused with it.
+        bad |= -DeflateTables.build(clTable, 7, cl, 0, 19, true);
         byte[] l = lens;
-        int total = hlit + hdist;
+        int total = hlit + hdist; // at most 288 + 32, the size of lens
         for (int i = 0; i < total; ) {
             if (count < 16) {
-                slowRefill();
-                if (overrun()) {
-                    return false;
-                }
+                slowRefill(); // zeros past the limit: judged by the position at the end
             }
             int e = clTable[(int) bits & 127];
             drop(e & 15);
@@ -399,38 +398,83 @@ final class MarkerInflater {
                 l[i++] = val;
             }
         }
-        if (l[256] == 0 || overrun()) {
-            return false;
-        }
-        return DeflateTables.build(lit, DeflateTables.LIT_BITS, l, 0, hlit, false) == DeflateTables.OK
-                && DeflateTables.build(dist, DeflateTables.DIST_BITS, l, hlit, hdist, false) == DeflateTables.OK;
+        bad |= (l[256] - 1) >> 31; // no end-of-block code
+        bad |= (int) ((((long) limit << 3) - position()) >> 32); // past the input
+        bad |= -DeflateTables.build(lit, DeflateTables.LIT_BITS, l, 0, hlit, false);
+        bad |= -DeflateTables.build(dist, DeflateTables.DIST_BITS, l, hlit, hdist, false);
+        return bad >= 0;
     }
 
     /**
      * Decodes one Huffman block's symbols up to its end-of-block code into {@link #out}; false on bad data or output
-     * past the cap. The same decoding as {@link #byteCodes}, 16 bits a symbol, with markers. The two loops are
-     * written out each (not one loop over shared helpers for the table walk and the back-reference's fields: that
-     * measured 13% slower, 400 against 460 MB/s of output on one core, JDK 25, 2026-11-28).
+     * past the cap. The same decoding as {@link #byteCodes}, 16 bits a symbol, with markers: {@link #codesStep} a
+     * stretch at a time. The two steps are written out each (not one loop over shared helpers for the table walk and
+     * the back-reference's fields: that measured 13% slower, 400 against 460 MB/s of output on one core, JDK 25,
+     * 2026-11-28).
      */
     private boolean codes(int[] litTable, int[] distTable, int histStart, int hardCap) {
+        while (true) {
+            if (out.length - n < SLACK && !room(SLACK, hardCap)) {
+                return false;
+            }
+            int x = codesStep(litTable, distTable, histStart);
+            if (x != MORE) {
+                return x == END_OF_BLOCK;
+            }
+        }
+    }
+
+    /**
+     * {@link #byteCodes}' results and {@link #codesStep}'s: {@link #END_OF_BLOCK} (the block ended), {@link #MORE}
+     * (a stretch done, the block goes on), anything else bad data.
+     */
+    private static final int END_OF_BLOCK = 256;
+    private static final int MORE = 0x10000;
+    /** Symbols a step decodes at most (then it returns {@link #MORE}). */
+    private static final int STEP = 2048;
+    /**
+     * {@link DeflateTables#DIST_BASE} with distance codes 30 and 31 (and a missing code, taken as 31) given a
+     * distance no output reaches back, so that an invalid distance code fails as a distance too far back does.
+     */
+    private static final int[] DIST_BASE = java.util.Arrays.copyOf(DeflateTables.DIST_BASE, 32);
+    private static final int[] DIST_EXTRA = java.util.Arrays.copyOf(DeflateTables.DIST_EXTRA, 32);
+
+    static {
+        DIST_BASE[30] = 1 << 30;
+        DIST_BASE[31] = 1 << 30;
+    }
+
+    /*
+     * Why the decoding loops have the shape they have (C2, 2026-11-28): C2 compiles a branch that its profile never
+     * saw taken as a trap, and the first time it is taken the method is thrown away, run in the interpreter and
+     * compiled again; with the loop of a whole block in one call the profile was a slice of one call (an OSR
+     * compile), blind to what happens once per block, and each decode loop was compiled 4 to 6 times (about 1 s of a
+     * 6 s gunzip's CPU on two cores). So a call decodes at most STEP symbols, and everything rare leaves the loop by
+     * the one exit the end-of-block code takes in every block: invalid and missing codes are exit symbols, an
+     * invalid distance or one too far back only marks the step bad (err) and is copied from a clamped position,
+     * and growing the output is the caller's, between steps.
+     */
+
+    /**
+     * Decodes up to {@link #STEP} symbols (and the last back-reference's) of a Huffman block into {@link #out},
+     * which the caller made {@link #SLACK} symbols of room in; returns {@link #END_OF_BLOCK}, {@link #MORE}, or
+     * another value for bad data (a step that met bad data may have written garbage: the decode fails).
+     */
+    private int codesStep(int[] litTable, int[] distTable, int histStart) {
         long b = bits;
         int c = count;
         int q = p;
         int m = n;
-        char[] o = out;
+        final char[] o = out;
         final byte[] src = in;
         final int safe = limit - 8;
+        final int mStop = Math.min(o.length - SLACK, m + STEP);
         int mEnd = markerEnd;
         int minM = minMarker;
+        int err = 0;
+        int x = MORE;
         try {
-            while (true) {
-                if (o.length - m < SLACK) {
-                    n = m;
-                    if (!room(SLACK, hardCap)) {
-                        return false;
-                    }
-                    o = out;
-                }
+            do {
                 if (q <= safe) {
                     b |= (long) LONG_LE.get(src, q) << c;
                     q += (63 - c) >>> 3;
@@ -440,7 +484,7 @@ final class MarkerInflater {
                     count = c;
                     p = q;
                     if (!tailRefill()) {
-                        return false;
+                        return -1;
                     }
                     b = bits;
                     c = count;
@@ -467,27 +511,22 @@ final class MarkerInflater {
                     e = litTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
                 }
                 int l = e & 15;
-                if (l == 0) {
-                    return false;
-                }
                 b >>>= l;
                 c -= l;
-                int sym = e >>> 8;
+                int sym = e >>> 8 | ((l - 1) >> 31 & 0x200); // a missing code (length 0): an exit symbol
                 if (sym < 256) {
                     o[m++] = (char) sym;
                     continue;
                 }
-                if (sym == 256) {
-                    return true;
-                }
                 int li = sym - 257;
-                if (li >= 29) {
-                    return false;
+                if ((li | (28 - li)) < 0) { // end of block, or an invalid or missing code
+                    x = sym;
+                    break;
                 }
-                int x = DeflateTables.LENGTH_EXTRA[li];
-                int len = DeflateTables.LENGTH_BASE[li] + ((int) b & ((1 << x) - 1));
-                b >>>= x;
-                c -= x;
+                int xb = DeflateTables.LENGTH_EXTRA[li];
+                int len = DeflateTables.LENGTH_BASE[li] + ((int) b & ((1 << xb) - 1));
+                b >>>= xb;
+                c -= xb;
                 e = distTable[(int) b & DIST_MASK];
                 if ((e & 0x40) != 0) {
                     b >>>= DeflateTables.DIST_BITS;
@@ -495,21 +534,18 @@ final class MarkerInflater {
                     e = distTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
                 }
                 l = e & 15;
-                int ds = e >>> 8;
-                if (l == 0 || ds >= 30) {
-                    return false;
-                }
+                int ds = e >>> 8 | ((l - 1) >> 31 & 31); // a missing code: 31, invalid
                 b >>>= l;
                 c -= l;
-                x = DeflateTables.DIST_EXTRA[ds];
-                int d = DeflateTables.DIST_BASE[ds] + ((int) b & ((1 << x) - 1));
-                b >>>= x;
-                c -= x;
+                xb = DIST_EXTRA[ds];
+                int d = DIST_BASE[ds] + ((int) b & ((1 << xb) - 1));
+                b >>>= xb;
+                c -= xb;
                 int from = m - d;
                 if (from < 0) {
-                    if (from < histStart) {
-                        return false; // before the member's start, or more than 32 KiB back: zlib refuses it
-                    }
+                    // Before the member's start, more than 32 KiB back or an invalid code: zlib refuses it.
+                    err |= from - histStart;
+                    from = Math.max(from, histStart);
                     // Into the unknown window: markers for those bytes, then the copy goes on in the output.
                     minM = Math.min(minM, WINDOW + from);
                     int i = 0;
@@ -536,7 +572,8 @@ final class MarkerInflater {
                     }
                 }
                 m += len;
-            }
+            } while (m <= mStop);
+            return x | err >> 31;
         } finally {
             bits = b;
             count = c;
@@ -562,26 +599,37 @@ final class MarkerInflater {
     /**
      * {@link #codes} for the byte phase: the same decoding (and the same verdicts) into {@link #bytes}, whose last
      * 32 KiB before {@link #split} or its start are the history; no marker can arise (a distance before a member's
-     * start fails, as there). Literals are decoded several to a refill, back-references copied 8 bytes at a time
-     * (overlapping copies too, when the distance is at least 8: each load reads bytes already written).
+     * start fails, as there). {@link #byteStep} a stretch at a time.
      */
     private boolean byteCodes(int[] litTable, int[] distTable, int hardCap) {
+        while (true) {
+            if (bytes.length - length < SLACK && !roomBytes(SLACK, hardCap)) {
+                return false;
+            }
+            int x = byteStep(litTable, distTable);
+            if (x != MORE) {
+                return x == END_OF_BLOCK;
+            }
+        }
+    }
+
+    /**
+     * {@link #codesStep} for the byte phase. Literals are decoded several to a refill, back-references copied 16 bytes
+     * at a time (8 for distances of 8 to 15; overlapping copies too: each load reads bytes already written).
+     */
+    private int byteStep(int[] litTable, int[] distTable) {
         long b = bits;
         int c = count;
         int q = p;
         int m = length;
-        byte[] o = bytes;
+        final byte[] o = bytes;
         final byte[] src = in;
         final int safe = limit - 8;
+        final int mStop = Math.min(o.length - SLACK, m + STEP);
+        int err = 0;
+        int x = MORE;
         try {
-            while (true) {
-                if (o.length - m < SLACK) {
-                    length = m;
-                    if (!roomBytes(SLACK, hardCap)) {
-                        return false;
-                    }
-                    o = bytes;
-                }
+            do {
                 if (q <= safe) {
                     b |= (long) LONG_LE.get(src, q) << c;
                     q += (63 - c) >>> 3;
@@ -591,7 +639,7 @@ final class MarkerInflater {
                     count = c;
                     p = q;
                     if (!tailRefill()) {
-                        return false;
+                        return -1;
                     }
                     b = bits;
                     c = count;
@@ -617,27 +665,22 @@ final class MarkerInflater {
                     e = litTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
                 }
                 int l = e & 15;
-                if (l == 0) {
-                    return false;
-                }
                 b >>>= l;
                 c -= l;
-                int sym = e >>> 8;
+                int sym = e >>> 8 | ((l - 1) >> 31 & 0x200);
                 if (sym < 256) {
                     o[m++] = (byte) sym;
                     continue;
                 }
-                if (sym == 256) {
-                    return true;
-                }
                 int li = sym - 257;
-                if (li >= 29) {
-                    return false;
+                if ((li | (28 - li)) < 0) {
+                    x = sym;
+                    break;
                 }
-                int x = DeflateTables.LENGTH_EXTRA[li];
-                int len = DeflateTables.LENGTH_BASE[li] + ((int) b & ((1 << x) - 1));
-                b >>>= x;
-                c -= x;
+                int xb = DeflateTables.LENGTH_EXTRA[li];
+                int len = DeflateTables.LENGTH_BASE[li] + ((int) b & ((1 << xb) - 1));
+                b >>>= xb;
+                c -= xb;
                 e = distTable[(int) b & DIST_MASK];
                 if ((e & 0x40) != 0) {
                     b >>>= DeflateTables.DIST_BITS;
@@ -645,21 +688,25 @@ final class MarkerInflater {
                     e = distTable[(e >>> 8) + ((int) b & ((1 << (e & 15)) - 1))];
                 }
                 l = e & 15;
-                int ds = e >>> 8;
-                if (l == 0 || ds >= 30) {
-                    return false;
-                }
+                int ds = e >>> 8 | ((l - 1) >> 31 & 31);
                 b >>>= l;
                 c -= l;
-                x = DeflateTables.DIST_EXTRA[ds];
-                int d = DeflateTables.DIST_BASE[ds] + ((int) b & ((1 << x) - 1));
-                b >>>= x;
-                c -= x;
+                xb = DIST_EXTRA[ds];
+                int d = DIST_BASE[ds] + ((int) b & ((1 << xb) - 1));
+                b >>>= xb;
+                c -= xb;
+                // Before the member's start (the history is 32 KiB otherwise) or an invalid code: zlib refuses it.
                 int from = m - d;
-                if (from < 0) {
-                    return false; // before the member's start (the history is 32 KiB otherwise): zlib refuses it
-                }
-                if (d >= 8) {
+                err |= from;
+                from = Math.max(from, 0);
+                if (d >= 16) {
+                    for (int i = 0; i < len; i += 16) {
+                        long lo = (long) LONG_LE.get(o, from + i);
+                        long hi = (long) LONG_LE.get(o, from + i + 8);
+                        LONG_LE.set(o, m + i, lo);
+                        LONG_LE.set(o, m + i + 8, hi);
+                    }
+                } else if (d >= 8) {
                     for (int i = 0; i < len; i += 8) {
                         LONG_LE.set(o, m + i, (long) LONG_LE.get(o, from + i));
                     }
@@ -671,7 +718,8 @@ final class MarkerInflater {
                     }
                 }
                 m += len;
-            }
+            } while (m <= mStop);
+            return x | err >> 31;
         } finally {
             bits = b;
             count = c;
