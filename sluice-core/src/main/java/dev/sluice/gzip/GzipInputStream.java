@@ -169,6 +169,8 @@ public final class GzipInputStream extends InputStream {
     private ParallelInflate.Decoded current;
     private int currentPos;
     private final CRC32 crc = new CRC32();
+    /** True when {@link #engine} computes the members' CRC32 as it decodes, and {@link #crc} stays unused. */
+    private final boolean engineCrc;
     private final CRC32 headerCrc = new CRC32();
     /**
      * Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. It starts
@@ -229,6 +231,7 @@ public final class GzipInputStream extends InputStream {
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
         this.engine = engine;
+        this.engineCrc = engine.computesCrc();
         this.strategy = checkStrategy(STRATEGY);
     }
 
@@ -598,7 +601,9 @@ public final class GzipInputStream extends InputStream {
             int before = pos;
             pos = lim - engine.remaining();
             if (n > 0) {
-                if (b != null) {
+                if (engineCrc) {
+                    // the engine's CRC32 (ISA-L's, computed as it decoded): no pass here
+                } else if (b != null) {
                     crc.update(b, off, n);
                 } else {
                     crc.update(view);
@@ -897,7 +902,8 @@ public final class GzipInputStream extends InputStream {
                 | readByte("the CRC32 trailer") << 16 | (long) readByte("the CRC32 trailer") << 24;
         long expectedSize = readByte("the ISIZE trailer") | readByte("the ISIZE trailer") << 8
                 | readByte("the ISIZE trailer") << 16 | (long) readByte("the ISIZE trailer") << 24;
-        MemberCheck.trailer(expectedCrc, expectedSize, crc.getValue(), memberOut, memberStart);
+        MemberCheck.trailer(expectedCrc, expectedSize, engineCrc ? engine.crc() : crc.getValue(), memberOut,
+                memberStart);
         if (claimed != null) {
             skipClaimed(claimed);
             MemberCheck.claimed(claimed, memberOut, offset() - memberStart, memberStart);

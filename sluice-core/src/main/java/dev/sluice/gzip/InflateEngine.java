@@ -64,6 +64,24 @@ interface InflateEngine {
     /** Deflate's window: the longest dictionary {@link #setDictionary} takes. */
     int MAX_DICTIONARY = 32 * 1024;
 
+    /**
+     * True if {@link #crc()} works: the engine computes the CRC32 of its output while it decodes it (ISA-L), so that
+     * the caller need not pass over the output a second time. False (the default) for the JDK's zlib, whose callers
+     * keep a {@link java.util.zip.CRC32} of their own.
+     */
+    default boolean computesCrc() {
+        return false;
+    }
+
+    /**
+     * The CRC32 (gzip's) of every byte decoded since the last {@link #reset()} (a dictionary is not output), as an
+     * unsigned value; bytes decoded but not yet handed out count, so it is the CRC32 of what the caller received once
+     * {@link #finished()}. Only when {@link #computesCrc()}.
+     */
+    default long crc() {
+        throw new UnsupportedOperationException("this engine computes no CRC32");
+    }
+
     /** True once the final deflate block has been decoded. */
     boolean finished();
 

@@ -353,8 +353,10 @@ final class ParallelInflate {
         ByteBuffer out = output(cap, 0);
         InflateEngine e = borrowEngine();
         // The CRC of each stretch as it is decoded, while it is still in this core's cache: a pass over the whole
-        // member afterwards would read it back from memory (a member is larger than L2).
-        CRC32 crc = new CRC32();
+        // member afterwards would read it back from memory (a member is larger than L2). An engine that computes it
+        // itself (ISA-L) does so as it writes the bytes, and no Java pass is made.
+        CRC32 crc = e.computesCrc() ? null : new CRC32();
+        long actualCrc;
         int n = 0;
         try {
             e.reset();
@@ -367,7 +369,9 @@ final class ParallelInflate {
                     throw new ZipException("invalid deflate data" + MemberCheck.where(m.offset()) + ": "
                             + x.getMessage());
                 }
-                crc.update(out.position(n).limit(n + k));
+                if (crc != null) {
+                    crc.update(out.position(n).limit(n + k));
+                }
                 n += k;
                 if (n > expected) {
                     throw MemberCheck.overrun(m, expected);
@@ -384,10 +388,11 @@ final class ParallelInflate {
             if (e.remaining() != 8) {
                 throw MemberCheck.deflateEnd(m, m.headerLength() + len - e.remaining() + 8);
             }
+            actualCrc = crc != null ? crc.getValue() : e.crc();
         } finally {
             returnEngine(e);
         }
-        MemberCheck.trailer(expectedCrc, isize, crc.getValue(), n, m.offset());
+        MemberCheck.trailer(expectedCrc, isize, actualCrc, n, m.offset());
         MemberCheck.claimed(m, n, m.totalLength(), m.offset());
         return new Decoded(header, out, n);
     }

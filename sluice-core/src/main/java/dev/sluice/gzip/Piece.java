@@ -190,7 +190,8 @@ final class Piece {
         }
         int start = BitStarts.prime(in, ROOM, skipBits);
         e.setInput(in, start, end - start);
-        CRC32 crc = new CRC32();
+        // Java's CRC32 only where the engine computes none as it decodes (ISA-L does: no second pass over the output).
+        CRC32 crc = e.computesCrc() ? null : new CRC32();
         Segment seg = new Segment();
         int produced = 0;
         int segStart = 0;
@@ -211,7 +212,9 @@ final class Piece {
                         + where() + ": " + x.getMessage());
             }
             if (n > 0) {
-                crc.update(out.position(produced).limit(produced + n));
+                if (crc != null) {
+                    crc.update(out.position(produced).limit(produced + n));
+                }
                 produced += n;
                 if (target >= 0 && produced > target) {
                     throw new ZipException("index does not fit the gzip data: more than the " + target
@@ -233,7 +236,7 @@ final class Piece {
                 if (end - pos < 8) {
                     throw ranOut(pos + (end - pos), "the trailer");
                 }
-                seg.crc = crc.getValue();
+                seg.crc = crc != null ? crc.getValue() : e.crc();
                 seg.length = produced - segStart;
                 seg.ended = true;
                 seg.trailerCrc = GzipMembers.le(in, pos, 4);
@@ -241,7 +244,9 @@ final class Piece {
                 seg.endOffset = offset + pos + 8 - ROOM;
                 segments.add(seg);
                 seg = new Segment();
-                crc.reset();
+                if (crc != null) {
+                    crc.reset();
+                } // the engine's starts again at its reset, below
                 segStart = produced;
                 int next = pos + 8;
                 if (next == end) {
@@ -276,7 +281,7 @@ final class Piece {
             }
         }
         // At a checkpoint inside a member: the segment goes on in the next piece.
-        seg.crc = crc.getValue();
+        seg.crc = crc != null ? crc.getValue() : e.crc();
         seg.length = produced - segStart;
         segments.add(seg);
         if (endWindow != null) {

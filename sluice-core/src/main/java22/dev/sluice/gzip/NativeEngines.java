@@ -326,6 +326,12 @@ final class NativeEngines {
                     return backend + " self-test failed: inflate gave " + n + " bytes, CRC 0x"
                             + Long.toHexString(crc.getValue());
                 }
+                // An engine's own CRC32 (read from its state at a fixed offset) must be right too: a library whose
+                // layout differs would otherwise refuse every member with a CRC mismatch rather than fall back.
+                if (inflater.computesCrc() && inflater.crc() != SELF_TEST_CRC) {
+                    return backend + " self-test failed: its CRC32 0x" + Long.toHexString(inflater.crc())
+                            + ", expected 0x" + Long.toHexString(SELF_TEST_CRC);
+                }
             }
             if (deflater == null) {
                 return null;

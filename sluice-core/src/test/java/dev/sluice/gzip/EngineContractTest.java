@@ -88,6 +88,7 @@ abstract class EngineContractTest {
                 }
                 assertArrayEquals(data, out.toByteArray(), "chunk " + chunk + " seed " + SEED);
                 assertEquals(packed.length, pos - e.remaining(), "bytes used of the input, chunk " + chunk);
+                assertCrc(e, data, 0, data.length, "chunk " + chunk);
             }
         } finally {
             e.end();
@@ -388,6 +389,7 @@ abstract class EngineContractTest {
                 assertTrue(e.finished(), "round " + round + " seed " + SEED);
                 assertArrayEquals(Arrays.copyOfRange(all, dictLen, all.length), Arrays.copyOf(out, n),
                         "dictionary of " + dictLen + ", seed " + SEED);
+                assertCrc(e, all, dictLen, all.length - dictLen, "dictionary of " + dictLen);
             }
         } finally {
             e.end();
@@ -428,11 +430,32 @@ abstract class EngineContractTest {
                 d.out.get(0, got);
                 assertArrayEquals(Arrays.copyOfRange(data, (int) ix.cpU[c], (int) ix.cpU[c + 1]), got,
                         "checkpoint " + c + (c % 2 == 0 ? " (array)" : " (direct)") + " seed " + SEED);
+                // The piece's CRC32 (the engine's own, or Java's): what PieceReader combines into the member's.
+                java.util.zip.CRC32 want = new java.util.zip.CRC32();
+                want.update(got);
+                assertEquals(want.getValue(), p.segments.get(0).crc, "segment CRC32, checkpoint " + c + " seed " + SEED);
             }
         } finally {
             e.end();
         }
         assertTrue(ix.checkpoints() > 5, ix.toString());
+    }
+
+    /**
+     * For an engine that computes the CRC32 of its output ({@link InflateEngine#computesCrc()}; ISA-L must), its
+     * value once finished is the JDK's CRC32 of {@code data[off..off+len)}; for one that does not, crc() refuses.
+     */
+    private void assertCrc(InflateEngine e, byte[] data, int off, int len, String ctx) {
+        if (engine() == Engine.ISAL_INFLATE) {
+            assertTrue(e.computesCrc(), "ISA-L computes the CRC32 as it decodes");
+        }
+        if (!e.computesCrc()) {
+            org.junit.jupiter.api.Assertions.assertThrows(UnsupportedOperationException.class, e::crc);
+            return;
+        }
+        java.util.zip.CRC32 want = new java.util.zip.CRC32();
+        want.update(data, off, len);
+        assertEquals(want.getValue(), e.crc(), "engine's CRC32, " + ctx + " seed " + SEED);
     }
 
     static byte[] jdkDeflate(byte[] data, int level) {
