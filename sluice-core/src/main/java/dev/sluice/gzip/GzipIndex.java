@@ -19,7 +19,7 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} takes them, with three processors or more and a file of 8 MiB or more, from the
+ *       {@link #build(Path)} takes them, with two processors or more and a file of 8 MiB or more, from the
  *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
  *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
  *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
@@ -99,15 +99,14 @@ public final class GzipIndex {
     /**
      * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
      * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
-     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 3: on 2 cores the
-     * speculative build took 1.05x the scanner's wall time (JDK 25, 1.1 GB; docs/benchmarks/gzip.md, index section),
-     * and its CPU (7.4 s there against the scanner's 5.9 s, the scanner's thread being the limit at 3.3 s) spreads
-     * over every core where the scanner's does not. With the faster {@link MarkerInflater} (2026-11-28) the
-     * speculative build's mean went below the scanner's on 2 cores (3.50 +- 0.23 s against 3.75 +- 0.05 s), within
-     * its spread: not yet a reason to move the threshold.
+     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 2: with the
+     * {@link MarkerInflater} whose loops compile once or twice (2026-11-28, sixth session), the speculative build of
+     * the 1.1 GB pigz file took 3.19 +- 0.09 s on 2 cores against the scanner build's 3.79 +- 0.03 s (Temurin 25,
+     * {@code hyperfine -N -r 3}, the same index file; docs/benchmarks/gzip.md), where the scanner's own thread is the
+     * limit; on one processor the scanner build runs its two passes one after the other, and speculation cannot pay.
      */
     static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
-            "sluice.gzip.index.speculativeMinThreads", 3);
+            "sluice.gzip.index.speculativeMinThreads", 2);
 
     /** Bytes at each end of the gzip file whose CRC32 the index keeps, to tell a different file from its own. */
     static final int CHECK_BYTES = 64 * 1024;
@@ -165,7 +164,7 @@ public final class GzipIndex {
     /**
      * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
      * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
-     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or under three processors);
+     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or on one processor);
      * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
      * the last member (zeros or garbage) ends the index.
      *
@@ -205,7 +204,7 @@ public final class GzipIndex {
      * take one pass instead of two ({@code sluice gunzip --index-out}). Give it to one stream's
      * {@link GzipInputStream.Builder#record}, read that stream to its end, then call {@link #finish} with the file
      * the stream read. The stream decodes speculatively on its worker threads, and the checkpoints are those
-     * {@link GzipIndex#build} takes from that decoder on three processors or more (the same spacing rule, the same
+     * {@link GzipIndex#build} takes from that decoder on two processors or more (the same spacing rule, the same
      * windows); for a file of independent members, {@link #finish} returns the member table, as {@code build} does.
      * Memory: 32 KiB per checkpoint, held until {@link #finish}. Not thread-safe: it is used by the thread that
      * reads the stream, and then by the one that calls {@link #finish}.

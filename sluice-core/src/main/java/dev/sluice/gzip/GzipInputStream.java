@@ -989,7 +989,7 @@ public final class GzipInputStream extends InputStream {
         /**
          * Records the index of the file this stream reads while it decodes ({@link GzipIndex.Recorder}): the stream
          * decodes speculatively on {@link #threads} workers (at least one, whatever the threads) from the first
-         * member on, as {@link GzipIndex#build} does on three processors or more; {@link GzipIndex.Recorder#finish}
+         * member on, as {@link GzipIndex#build} does on two processors or more; {@link GzipIndex.Recorder#finish}
          * returns the index after the stream's end. A recorder serves one stream.
          *
          * @throws IllegalStateException if {@code recorder} was given to a builder before
