@@ -47,7 +47,87 @@ public final class GzipEngines {
 
     /** A new decoder of the engine the policy chooses. */
     static InflateEngine inflater() {
-        return choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true).inflater();
+        InflateEngine e = choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true).inflater();
+        if (!mode().equals("off")) {
+            inflateBound = true; // choose() probed the native decoder, whatever its verdict
+        }
+        return e;
+    }
+
+    /**
+     * The decoder the policy chooses if choosing it now cannot wait for a native library's binding, else null: in
+     * {@code auto} mode on Java 22+, while ISA-L's probe (the library, its downcall stubs, the self-test: 60-90 ms of
+     * a JVM's start on 2 cores, docs/benchmarks/gzip.md) has not finished, this starts it on a daemon thread of its
+     * own ({@link #bindInflaterSoon}) and returns null, so that a worker can decode a first member or piece with the
+     * JDK's zlib meanwhile ({@link ParallelInflate}: the bytes are the same whichever engine decodes them, and a
+     * failure is decided again by the chosen engine). {@code off} and {@code require}, and a JVM without the native
+     * classes, get {@link #inflater()} at once.
+     */
+    static InflateEngine inflaterIfBound() {
+        if (inflateBound || NativeBinding.get() == null || !mode().equals("auto")) {
+            return inflater();
+        }
+        bindInflaterSoon(false);
+        return null;
+    }
+
+    /** True once a probe of the inflate engine's library has finished (on any thread); never false again. */
+    private static volatile boolean inflateBound;
+    /** True once {@link #bindInflaterSoon} started its thread. */
+    private static final java.util.concurrent.atomic.AtomicBoolean BINDING =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Starts the inflate engine's probe on a daemon thread (once per JVM; nothing where it is already done, on a JVM
+     * without the native classes, or outside {@code auto} mode), so that a caller with other work before its first
+     * decode (loading an index) finds ISA-L bound when it gets there. With {@code dictionary}, the thread then also
+     * links the dictionary entry point that decoding from an index checkpoint needs (3-4 ms more, and 20-30 ms on a
+     * worker when it is first linked there). Any thread.
+     */
+    static void bindInflaterSoon(boolean dictionary) {
+        if (inflateBound || NativeBinding.get() == null || !mode().equals("auto") || !BINDING.compareAndSet(false,
+                true)) {
+            return;
+        }
+        Thread t = new Thread(new Binder(dictionary), "sluice-bind");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** {@link #bindInflaterSoon}'s thread; a class rather than a lambda, whose first linking costs start-up time. */
+    private static final class Binder implements Runnable {
+        private final boolean dictionary;
+
+        Binder(boolean dictionary) {
+            this.dictionary = dictionary;
+        }
+
+        @Override
+        public void run() {
+            // The probe itself, whatever the mode is by now (a caller may set off for a while); choose() then finds
+            // its verdict ready.
+            try {
+                for (Engine e : ENGINES) {
+                    if (e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)) {
+                        e.problem();
+                    }
+                }
+            } finally {
+                inflateBound = true; // even where the probe threw: the next inflater() call then throws the same
+            }
+            for (Engine e : ENGINES) {
+                if (dictionary && e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)
+                        && e.problem() == null) {
+                    InflateEngine d = e.inflater();
+                    try {
+                        d.reset();
+                        d.setDictionary(new byte[1], 0, 1);
+                    } finally {
+                        d.end();
+                    }
+                }
+            }
+        }
     }
 
     /**

@@ -275,6 +275,9 @@ public final class GzipIndex {
      */
     public static GzipIndex load(Path file) throws IOException {
         Checks.notNull(file, "file");
+        // An index is loaded to decode through it: the native decoder (and its dictionary entry point, which every
+        // checkpoint needs) binds on a thread of its own meanwhile, off the loading's tens of milliseconds.
+        GzipEngines.bindInflaterSoon(true);
         return GzipIndexFiles.load(file);
     }
 
