@@ -55,20 +55,15 @@ public final class GzipEngines {
     }
 
     /**
-     * The decoder the policy chooses if choosing it now cannot wait for a native library's binding, else null: in
-     * {@code auto} mode on Java 22+, while ISA-L's probe (the library, its downcall stubs, the self-test: 60-90 ms of
-     * a JVM's start on 2 cores, docs/benchmarks/gzip.md) has not finished, this starts it on a daemon thread of its
-     * own ({@link #bindInflaterSoon}) and returns null, so that a worker can decode a first member or piece with the
-     * JDK's zlib meanwhile ({@link ParallelInflate}: the bytes are the same whichever engine decodes them, and a
-     * failure is decided again by the chosen engine). {@code off} and {@code require}, and a JVM without the native
-     * classes, get {@link #inflater()} at once.
+     * Throws what {@link #inflater()} would, without making a decoder where that is not needed yet: an unknown mode's
+     * IllegalArgumentException, and under {@code require} the IllegalStateException of a native decoder that cannot
+     * be used (probing it here). A stream that makes its decoder only when a member is decoded on its own thread
+     * calls this when it is made, so that those errors still come from its construction.
      */
-    static InflateEngine inflaterIfBound() {
-        if (inflateBound || NativeBinding.get() == null || !mode().equals("auto")) {
-            return inflater();
+    static void checkInflater() {
+        if (mode().equals("require")) {
+            choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true);
         }
-        bindInflaterSoon(false);
-        return null;
     }
 
     /** True once a probe of the inflate engine's library has finished (on any thread); never false again. */
@@ -80,9 +75,11 @@ public final class GzipEngines {
     /**
      * Starts the inflate engine's probe on a daemon thread (once per JVM; nothing where it is already done, on a JVM
      * without the native classes, or outside {@code auto} mode), so that a caller with other work before its first
-     * decode (loading an index) finds ISA-L bound when it gets there. With {@code dictionary}, the thread then also
-     * links the dictionary entry point that decoding from an index checkpoint needs (3-4 ms more, and 20-30 ms on a
-     * worker when it is first linked there). Any thread.
+     * decode (loading an index: 50-90 ms on 2 cores for a 1.1 GB file's) finds ISA-L bound, or half bound, when it
+     * gets there, rather than binding it then (60-90 ms: the library, its downcall stubs, the self-test). A thread
+     * that needs the engine meanwhile waits for the probe's class initialisation, as it would for its own. With
+     * {@code dictionary}, the thread then also links the dictionary entry point that decoding from an index
+     * checkpoint needs (20-30 ms on the worker that first links it otherwise). Any thread.
      */
     static void bindInflaterSoon(boolean dictionary) {
         if (inflateBound || NativeBinding.get() == null || !mode().equals("auto") || !BINDING.compareAndSet(false,
@@ -113,7 +110,7 @@ public final class GzipEngines {
                     }
                 }
             } finally {
-                inflateBound = true; // even where the probe threw: the next inflater() call then throws the same
+                inflateBound = true; // even where the probe threw: inflater() throws it again where it is asked
             }
             for (Engine e : ENGINES) {
                 if (dictionary && e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)

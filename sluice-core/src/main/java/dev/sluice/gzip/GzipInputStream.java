@@ -134,9 +134,9 @@ public final class GzipInputStream extends InputStream {
     /** The source; a {@link Prefetch} around it once a strategy on workers reads it. */
     private InputStream in;
     /**
-     * The decoder of the members decoded on this thread; null until the first such member, so that a stream whose
-     * members all go to workers never waits for a native engine's binding on this thread (the workers decode with
-     * zlib meanwhile, {@link ParallelInflate}), and null again once a strategy took over for good.
+     * The decoder of the members decoded on this thread; null until the first such member (a stream whose members
+     * all go to workers never makes one: its native memory and, in a JVM's first stream, the native engine's binding
+     * were the caller's work before the first submission), and null again once a strategy took over for good.
      */
     private InflateEngine engine;
     private final boolean ignoreTrailingGarbage;
@@ -234,6 +234,9 @@ public final class GzipInputStream extends InputStream {
         this.buf = new byte[KEEP + Math.min(bufferSize, FIRST_INPUT_CHUNK)];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
+        if (engine == null) {
+            GzipEngines.checkInflater();
+        }
         this.engine = engine;
         this.engineCrc = engine != null && engine.computesCrc();
         this.strategy = checkStrategy(STRATEGY);

@@ -219,7 +219,7 @@ final class ParallelInflate {
     }
 
     /** One piece of an indexed file for a worker. */
-    private final class PieceTask implements Callable<Decoded>, Work {
+    private final class PieceTask implements Callable<Decoded> {
         private final Piece piece;
         private final int outSize;
 
@@ -232,80 +232,23 @@ final class ParallelInflate {
         public Decoded call() throws IOException {
             // A quarter more than asked, so that the next pieces (whose lengths vary with the checkpoints) fit it.
             ByteBuffer out = output(outSize, outSize >> 2);
+            InflateEngine e = borrowEngine();
             byte[] scratch = freeWindows.poll();
             if (scratch == null) {
                 scratch = new byte[InflateEngine.MAX_DICTIONARY];
             }
             try {
                 piece.gather(ParallelInflate.this);
-                return withEngine(this, out, scratch);
+                return piece.decode(e, out, scratch);
             } finally {
+                returnEngine(e);
                 freeWindows.offer(scratch);
             }
-        }
-
-        @Override
-        public Decoded decode(InflateEngine e, ByteBuffer out, byte[] scratch) throws IOException {
-            return piece.decode(e, out, scratch);
-        }
-    }
-
-    /** Tasks that take a stand-in decoder whatever the binding's state (tests: {@link #standIns(int)}). */
-    private final AtomicInteger standIns = new AtomicInteger();
-
-    /** The next {@code n} tasks decode on stand-in zlib decoders, as if the native engine were still binding. */
-    void standIns(int n) {
-        standIns.set(n);
-    }
-
-    /** A task's decoding with a given engine, which {@link #withEngine} may run twice (see there). */
-    private interface Work {
-        Decoded decode(InflateEngine e, ByteBuffer out, byte[] scratch) throws IOException;
-    }
-
-    /**
-     * Runs {@code w} with an idle decoder, or a new one of the policy's engine; while that engine's native library is
-     * still being bound ({@link GzipEngines#inflaterIfBound}, the first tens of milliseconds of a JVM), with a
-     * stand-in JDK zlib decoder made for this task, so that the workers decode from the start rather than wait.
-     * Decoded bytes are the same whichever engine made them; a verdict need not be (zlib refuses an incomplete
-     * Huffman code that ISA-L decodes when unused, see {@link GzipInputStream}), so a task that fails on the
-     * stand-in is run again on the chosen engine, waiting for its binding, and the stream's verdicts are that
-     * engine's alone. A stand-in is never kept: once the binding is done, every task gets the chosen engine.
-     */
-    private Decoded withEngine(Work w, ByteBuffer out, byte[] scratch) throws IOException {
-        boolean forced = standIns.get() > 0 && standIns.getAndDecrement() > 0;
-        InflateEngine e = forced ? null : engines.poll();
-        boolean standIn = false;
-        if (e == null) {
-            e = forced ? null : GzipEngines.inflaterIfBound();
-            if (e == null) {
-                e = new JdkInflateEngine();
-                standIn = true;
-            }
-        }
-        try {
-            return w.decode(e, out, scratch);
-        } catch (IOException | RuntimeException x) {
-            if (!standIn) {
-                throw x;
-            }
-        } finally {
-            if (standIn) {
-                e.end();
-            } else {
-                returnEngine(e);
-            }
-        }
-        InflateEngine chosen = GzipEngines.inflater();
-        try {
-            return w.decode(chosen, out, scratch);
-        } finally {
-            returnEngine(chosen);
         }
     }
 
     /** One member for a worker. A class rather than a lambda: linking the first lambda costs start-up time. */
-    private final class Task implements Callable<Decoded>, Work {
+    private final class Task implements Callable<Decoded> {
         private final GzipMembers.Member member;
         private final GzipHeader header;
         private final byte[] in;
@@ -325,7 +268,7 @@ final class ParallelInflate {
         @Override
         public Decoded call() throws IOException {
             try {
-                return withEngine(this, null, null);
+                return decode(member, header, in, off, len);
             } finally {
                 if (block != null) {
                     release(block);
@@ -333,11 +276,6 @@ final class ParallelInflate {
                     freeInputs.offer(in);
                 }
             }
-        }
-
-        @Override
-        public Decoded decode(InflateEngine e, ByteBuffer unused, byte[] none) throws IOException {
-            return ParallelInflate.this.decode(member, header, in, off, len, e);
         }
     }
 
@@ -405,7 +343,7 @@ final class ParallelInflate {
      * Runs on a worker: decodes and checks one member ({@code body[off..off+len)}: its deflate data and trailer),
      * trusting none of the sizes its header or trailer claim; the verdicts are {@link MemberCheck}'s.
      */
-    private Decoded decode(GzipMembers.Member m, GzipHeader header, byte[] body, int off, int len, InflateEngine e)
+    private Decoded decode(GzipMembers.Member m, GzipHeader header, byte[] body, int off, int len)
             throws IOException {
         long expectedCrc = GzipMembers.le(body, off + len - 8, 4);
         long isize = GzipMembers.le(body, off + len - 4, 4);
@@ -413,45 +351,55 @@ final class ParallelInflate {
         // One byte of room beyond the claim, so that a member decoding to more is caught rather than cut.
         int cap = (int) expected + 1;
         ByteBuffer out = output(cap, 0);
+        InflateEngine e = borrowEngine();
         // The CRC of each stretch as it is decoded, while it is still in this core's cache: a pass over the whole
         // member afterwards would read it back from memory (a member is larger than L2). An engine that computes it
         // itself (ISA-L) does so as it writes the bytes, and no Java pass is made.
         CRC32 crc = e.computesCrc() ? null : new CRC32();
         long actualCrc;
         int n = 0;
-        e.reset();
-        e.setInput(body, off, len);
-        for (int stalls = 0; !e.finished(); ) {
-            int k;
-            try {
-                k = e.inflate(out.limit(cap).position(n));
-            } catch (DataFormatException x) {
-                throw new ZipException("invalid deflate data" + MemberCheck.where(m.offset()) + ": "
-                        + x.getMessage());
-            }
-            if (crc != null) {
-                crc.update(out.position(n).limit(n + k));
-            }
-            n += k;
-            if (n > expected) {
-                throw MemberCheck.overrun(m, expected);
-            }
-            if (k == 0 && !e.finished()) {
-                if (e.needsInput()) {
-                    throw MemberCheck.deflateEnd(m, -1);
+        try {
+            e.reset();
+            e.setInput(body, off, len);
+            for (int stalls = 0; !e.finished(); ) {
+                int k;
+                try {
+                    k = e.inflate(out.limit(cap).position(n));
+                } catch (DataFormatException x) {
+                    throw new ZipException("invalid deflate data" + MemberCheck.where(m.offset()) + ": "
+                            + x.getMessage());
                 }
-                if (++stalls > 2) {
-                    throw new ZipException("deflate decoder made no progress" + MemberCheck.where(m.offset()));
+                if (crc != null) {
+                    crc.update(out.position(n).limit(n + k));
+                }
+                n += k;
+                if (n > expected) {
+                    throw MemberCheck.overrun(m, expected);
+                }
+                if (k == 0 && !e.finished()) {
+                    if (e.needsInput()) {
+                        throw MemberCheck.deflateEnd(m, -1);
+                    }
+                    if (++stalls > 2) {
+                        throw new ZipException("deflate decoder made no progress" + MemberCheck.where(m.offset()));
+                    }
                 }
             }
+            if (e.remaining() != 8) {
+                throw MemberCheck.deflateEnd(m, m.headerLength() + len - e.remaining() + 8);
+            }
+            actualCrc = crc != null ? crc.getValue() : e.crc();
+        } finally {
+            returnEngine(e);
         }
-        if (e.remaining() != 8) {
-            throw MemberCheck.deflateEnd(m, m.headerLength() + len - e.remaining() + 8);
-        }
-        actualCrc = crc != null ? crc.getValue() : e.crc();
         MemberCheck.trailer(expectedCrc, isize, actualCrc, n, m.offset());
         MemberCheck.claimed(m, n, m.totalLength(), m.offset());
         return new Decoded(header, out, n);
+    }
+
+    private InflateEngine borrowEngine() {
+        InflateEngine e = engines.poll();
+        return e != null ? e : GzipEngines.inflater();
     }
 
     private void returnEngine(InflateEngine e) {

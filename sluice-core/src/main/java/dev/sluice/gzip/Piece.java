@@ -171,12 +171,9 @@ final class Piece {
      * room for the target and one byte more, or grows into a new buffer of its kind) with {@code e}, fills
      * {@link #segments} and returns the decoded bytes' buffer and count as a {@link ParallelInflate.Decoded}.
      * {@code scratch} (at least {@link InflateEngine#MAX_DICTIONARY} bytes, the worker's own) takes the windows where the
-     * piece starts and ends, so that a window stored compressed is decoded without a new array. May run again with
-     * another engine after a failure ({@link ParallelInflate}'s stand-in decoders).
+     * piece starts and ends, so that a window stored compressed is decoded without a new array.
      */
     ParallelInflate.Decoded decode(InflateEngine e, ByteBuffer out, byte[] scratch) throws IOException {
-        segments.clear(); // a second run, on another engine, starts afresh (BitStarts' edits of in[] are idempotent)
-        trailingAt = -1;
         out.clear();
         int end = ROOM + len;
         boolean atCheckpoint = !endsAtMember && !last;
