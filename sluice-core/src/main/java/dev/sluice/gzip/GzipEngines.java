@@ -47,7 +47,84 @@ public final class GzipEngines {
 
     /** A new decoder of the engine the policy chooses. */
     static InflateEngine inflater() {
-        return choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true).inflater();
+        InflateEngine e = choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true).inflater();
+        if (!mode().equals("off")) {
+            inflateBound = true; // choose() probed the native decoder, whatever its verdict
+        }
+        return e;
+    }
+
+    /**
+     * Throws what {@link #inflater()} would, without making a decoder where that is not needed yet: an unknown mode's
+     * IllegalArgumentException, and under {@code require} the IllegalStateException of a native decoder that cannot
+     * be used (probing it here). A stream that makes its decoder only when a member is decoded on its own thread
+     * calls this when it is made, so that those errors still come from its construction.
+     */
+    static void checkInflater() {
+        if (mode().equals("require")) {
+            choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, true);
+        }
+    }
+
+    /** True once a probe of the inflate engine's library has finished (on any thread); never false again. */
+    private static volatile boolean inflateBound;
+    /** True once {@link #bindInflaterSoon} started its thread. */
+    private static final java.util.concurrent.atomic.AtomicBoolean BINDING =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Starts the inflate engine's probe on a daemon thread (once per JVM; nothing where it is already done, on a JVM
+     * without the native classes, or outside {@code auto} mode), so that a caller with other work before its first
+     * decode (loading an index: 50-90 ms on 2 cores for a 1.1 GB file's) finds ISA-L bound, or half bound, when it
+     * gets there, rather than binding it then (60-90 ms: the library, its downcall stubs, the self-test). A thread
+     * that needs the engine meanwhile waits for the probe's class initialisation, as it would for its own. With
+     * {@code dictionary}, the thread then also links the dictionary entry point that decoding from an index
+     * checkpoint needs (20-30 ms on the worker that first links it otherwise). Any thread.
+     */
+    static void bindInflaterSoon(boolean dictionary) {
+        if (inflateBound || NativeBinding.get() == null || !mode().equals("auto") || !BINDING.compareAndSet(false,
+                true)) {
+            return;
+        }
+        Thread t = new Thread(new Binder(dictionary), "sluice-bind");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** {@link #bindInflaterSoon}'s thread; a class rather than a lambda, whose first linking costs start-up time. */
+    private static final class Binder implements Runnable {
+        private final boolean dictionary;
+
+        Binder(boolean dictionary) {
+            this.dictionary = dictionary;
+        }
+
+        @Override
+        public void run() {
+            // The probe itself, whatever the mode is by now (a caller may set off for a while); choose() then finds
+            // its verdict ready.
+            try {
+                for (Engine e : ENGINES) {
+                    if (e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)) {
+                        e.problem();
+                    }
+                }
+            } finally {
+                inflateBound = true; // even where the probe threw: inflater() throws it again where it is asked
+            }
+            for (Engine e : ENGINES) {
+                if (dictionary && e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)
+                        && e.problem() == null) {
+                    InflateEngine d = e.inflater();
+                    try {
+                        d.reset();
+                        d.setDictionary(new byte[1], 0, 1);
+                    } finally {
+                        d.end();
+                    }
+                }
+            }
+        }
     }
 
     /**

@@ -268,13 +268,17 @@ public final class GzipIndex {
 
     /**
      * Reads an index that {@link #save} (either format), indexed_gzip's {@code export_index} or {@code gztool -i}
-     * (index format 0 or 1, as gztool 1.4 to 1.8 write it) wrote.
+     * (index format 0 or 1, as gztool 1.4 to 1.8 write it) wrote. The first load in a JVM also starts binding the
+     * native decoder ({@link GzipEngines}) on a daemon thread, which a decode through the index needs next.
      *
      * @throws ZipException if the file is not an index or is corrupt, naming the field
      * @throws java.io.EOFException if it is cut short
      */
     public static GzipIndex load(Path file) throws IOException {
         Checks.notNull(file, "file");
+        // An index is loaded to decode through it: the native decoder (and its dictionary entry point, which every
+        // checkpoint needs) binds on a thread of its own meanwhile, off the loading's tens of milliseconds.
+        GzipEngines.bindInflaterSoon(true);
         return GzipIndexFiles.load(file);
     }
 

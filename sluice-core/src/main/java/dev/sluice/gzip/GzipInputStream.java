@@ -133,7 +133,12 @@ public final class GzipInputStream extends InputStream {
 
     /** The source; a {@link Prefetch} around it once a strategy on workers reads it. */
     private InputStream in;
-    private final InflateEngine engine;
+    /**
+     * The decoder of the members decoded on this thread; null until the first such member (a stream whose members
+     * all go to workers never makes one: its native memory and, in a JVM's first stream, the native engine's binding
+     * were the caller's work before the first submission), and null again once a strategy took over for good.
+     */
+    private InflateEngine engine;
     private final boolean ignoreTrailingGarbage;
     private final long maxOutputBytes;
     private final int threads;
@@ -170,7 +175,7 @@ public final class GzipInputStream extends InputStream {
     private int currentPos;
     private final CRC32 crc = new CRC32();
     /** True when {@link #engine} computes the members' CRC32 as it decodes, and {@link #crc} stays unused. */
-    private final boolean engineCrc;
+    private boolean engineCrc;
     private final CRC32 headerCrc = new CRC32();
     /**
      * Compressed input; {@code buf[pos..lim)} is not yet consumed, and in DATA it is what the engine holds. It starts
@@ -212,8 +217,7 @@ public final class GzipInputStream extends InputStream {
 
     /** Reads {@code in} with the default settings: strict about trailing data, no output limit. */
     public GzipInputStream(InputStream in) {
-        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, GzipEngines.inflater(),
-                DEFAULT_THREADS, null);
+        this(Checks.notNull(in, "in"), DEFAULT_BUFFER_SIZE, false, Long.MAX_VALUE, null, DEFAULT_THREADS, null);
     }
 
     GzipInputStream(InputStream in, int bufferSize, boolean ignoreTrailingGarbage, long maxOutputBytes,
@@ -230,8 +234,11 @@ public final class GzipInputStream extends InputStream {
         this.buf = new byte[KEEP + Math.min(bufferSize, FIRST_INPUT_CHUNK)];
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
         this.maxOutputBytes = maxOutputBytes;
+        if (engine == null) {
+            GzipEngines.checkInflater();
+        }
         this.engine = engine;
-        this.engineCrc = engine.computesCrc();
+        this.engineCrc = engine != null && engine.computesCrc();
         this.strategy = checkStrategy(STRATEGY);
     }
 
@@ -381,7 +388,7 @@ public final class GzipInputStream extends InputStream {
         // An index build's walk sees every byte through read(): no direct writes then.
         FileChannel file = out.getClass() == FileOutputStream.class && walk == null
                 ? ((FileOutputStream) out).getChannel() : null;
-        FileChannel channel = engine.hasViews() ? file : null;
+        FileChannel channel = null; // once this thread's decoder is known: a native one's memory is written as it is
         if (file != null) {
             directOutput = true;
             if (source != null) {
@@ -421,6 +428,9 @@ public final class GzipInputStream extends InputStream {
                 totalOut += n;
                 total += n;
                 continue;
+            }
+            if (channel == null && file != null && engine != null && engine.hasViews()) {
+                channel = file;
             }
             if (channel != null && more) {
                 int n;
@@ -522,9 +532,17 @@ public final class GzipInputStream extends InputStream {
             if (members != null) {
                 members.close();
             }
-            engine.end();
+            endEngine();
         } finally {
             in.close();
+        }
+    }
+
+    /** Frees this thread's decoder, if it has one; a member decoded here later gets a new one. */
+    private void endEngine() {
+        if (engine != null) {
+            engine.end();
+            engine = null;
         }
     }
 
@@ -750,10 +768,8 @@ public final class GzipInputStream extends InputStream {
         }
         header = new GzipHeader((flg & GzipHeader.FTEXT) != 0, hasCrc, mtime, xfl, os, extra, name, comment);
         claimed = extra == null ? null : GzipMembers.member(memberStart, (int) (offset() - memberStart), extra);
-        engine.reset();
         crc.reset();
         memberOut = 0;
-        engine.setInput(buf, pos, lim - pos);
         return true;
     }
 
@@ -764,6 +780,12 @@ public final class GzipInputStream extends InputStream {
     private void beginMember() throws IOException {
         ChunkSource s = strategy();
         if (s == null) {
+            if (engine == null) {
+                engine = GzipEngines.inflater();
+                engineCrc = engine.computesCrc();
+            }
+            engine.reset();
+            engine.setInput(buf, pos, lim - pos);
             state = DATA;
             return;
         }
@@ -797,7 +819,7 @@ public final class GzipInputStream extends InputStream {
             entryPoints = null;
             PieceReader r = new PieceReader(ep, new ParallelInflate(threads, PieceReader.maxInFlight(threads)), in,
                     buf, pos, lim, bufStart, claimed, ignoreTrailingGarbage, pieceSize);
-            engine.end(); // never used again: its native memory goes back to the pool now, for a worker's decoder
+            endEngine(); // never used again: its native memory goes back to the pool now, for a worker's decoder
             return r;
         }
         if (decodesOnWorker(claimed)) {
@@ -820,7 +842,7 @@ public final class GzipInputStream extends InputStream {
         if (walk != null) {
             r.checkpoints(walk);
         }
-        engine.end(); // the reader decodes with engines of its own from here on
+        endEngine(); // the reader decodes with engines of its own from here on
         return r;
     }
 
@@ -1096,7 +1118,7 @@ public final class GzipInputStream extends InputStream {
             Checks.notNull(in, "in");
             Counted c = stats ? new Counted(in) : null;
             GzipInputStream s = new GzipInputStream(c != null ? c : in, bufferSize, ignoreTrailingGarbage,
-                    maxOutputBytes, GzipEngines.inflater(), threads, entryPoints);
+                    maxOutputBytes, null, threads, entryPoints);
             if (c != null) {
                 s.counted = c;
                 s.meter = new GzipStats.Meter();
