@@ -51,9 +51,11 @@ final class Verdicts {
             + "estimate below t / " + (1 + MARGIN) + " and the whole interval below t (a band the same way at each "
             + "end); an estimate within the margin is inconclusive here.";
 
-    /** The rule sluice-bench states for its claims, with the margin this judge adds (once). */
+    /** The rule sluice-bench states for its claims, with the margin this judge adds (once, in place of an older one). */
     static String ruleText(String claimsRule) {
-        return claimsRule.contains(MARGIN_TEXT) ? claimsRule : claimsRule + " " + MARGIN_TEXT;
+        // A report judged by an earlier version carries that version's margin sentence: replaced, not repeated.
+        int earlier = claimsRule.indexOf(" " + MARGIN_TEXT.substring(0, MARGIN_TEXT.indexOf(" margin")));
+        return (earlier < 0 ? claimsRule : claimsRule.substring(0, earlier)) + " " + MARGIN_TEXT;
     }
 
     /** What a page-cached run says of a claim about disks, instead of judging it. */

@@ -125,6 +125,9 @@ class VerdictsTest {
         assertTrue(Verdicts.ruleText("r.").endsWith("within the margin is inconclusive here."));
         assertTrue(Verdicts.MARGIN_TEXT.contains("applied to the estimate"), Verdicts.MARGIN_TEXT);
         assertEquals(Verdicts.ruleText("r."), Verdicts.ruleText(Verdicts.ruleText("r.")), "added once");
+        assertEquals(Verdicts.ruleText("r."), Verdicts.ruleText("r. Every threshold has a 2% margin, the spread of a "
+                + "claim's estimate between runs: held needs the whole interval at or above t x 1.02."),
+                "an earlier version's margin sentence is replaced");
     }
 
     @Test
