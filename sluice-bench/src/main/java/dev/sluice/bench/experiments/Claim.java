@@ -93,7 +93,7 @@ public record Claim(String id, Source source, String wording, String claimed, Ru
     /** The rule as the report states it, once for every claim. */
     public static final String RULE_TEXT = "Each claim is \"A beats B by k\" on its metric (time, CPU time, allocated "
             + "or retained bytes, per byte moved); the measured ratio is B's cost over A's, per paired round (median "
-            + "over rounds, geometric mean over the claim's comparisons), with a 95% bootstrap interval. \"k times\", "
+            + "over rounds, geometric mean over the claim's comparisons), with a bootstrap interval (98.1%: see the rounds rule). \"k times\", "
             + "\"faster\", \"less\", \"more GC\": held when the whole interval is at or above t = 1 + (k - 1) / 2 "
             + "(half the claimed advantage), did not hold when it is all below t; an unquantified \"faster\" counts as "
             + "k = " + FASTER + ", \"far\"/\"clearly faster\" as k = " + FAR_FASTER + ". \"As fast\" where A being "

@@ -68,13 +68,13 @@ final class HtmlPage {
         h.append("</dl>\n");
 
         h.append("<h2>Claims at a glance</h2>\n");
-        h.append("<p class=\"note\">").append(esc(report.rule())).append(" Intervals: 95% bootstrap over forks, then "
-                + "rounds within them, of the median of the paired per-round ratios; wider where a claim took extra "
-                + "looks (its level is printed beside it; see Rounds above).</p>\n");
+        h.append("<p class=\"note\">").append(esc(report.rule())).append(" Intervals: "
+                + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " bootstrap over forks, then rounds within them, "
+                + "of the median of the paired per-round ratios, the same level at every look (see Rounds above).</p>\n");
         h.append("<figure>").append(claimsChart(report)).append("<figcaption>Each claim's measured ratio (dot) and "
-                + "95% interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
+                + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " interval (bar) on a log axis; the black tick is its threshold; green held, red did not hold, "
                 + "grey inconclusive here; claims about disks in a page-cached run are not judged here (no bar: rerun "
-                + "with --cold). An interval widened for extra looks is at the level its row states. ")
+                + "with --cold). ")
                 .append(esc(env.caption())).append("</figcaption></figure>\n");
         Map<String, String[]> sources = new java.util.TreeMap<>();
         for (ExperimentReport e : report.experiments()) {
@@ -86,7 +86,7 @@ final class HtmlPage {
         for (Map.Entry<String, String[]> src : sources.entrySet()) {
             h.append("<h3>").append(esc(src.getKey() + ": " + src.getValue()[0] + " (" + src.getValue()[1] + ")"))
                     .append("</h3>\n<table><tr><th>id</th><th>claim</th><th>metric</th><th>claimed</th>"
-                    + "<th>measured [95% CI]</th><th>threshold</th><th>verdict</th><th>reads</th></tr>\n");
+                    + "<th>measured [" + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " CI]</th><th>threshold</th><th>verdict</th><th>reads</th></tr>\n");
             for (Verdict v : all) {
                 if (!src.getKey().equals(v.source())) {
                     continue;
@@ -129,7 +129,7 @@ final class HtmlPage {
 
         if (report.byJdk() != null) {
             h.append("<h2>Across JDKs</h2>\n<table><caption>The same claims on each JDK, same data and machine: "
-                    + "verdict, measured ratio [95% CI]. Each JDK's full report is in the directory named.</caption><tr>"
+                    + "verdict, measured ratio [" + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " CI]. Each JDK's full report is in the directory named.</caption><tr>"
                     + "<th>id</th><th>claim</th><th>metric</th>");
             for (Report.JdkColumn c : report.byJdk()) {
                 h.append("<th>").append(esc(c.jdk())).append("<br><span class=\"note\">").append(esc(c.directory()))
@@ -220,7 +220,8 @@ final class HtmlPage {
             return "not measured here";
         }
         return v.measured() == null ? "not measured" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
-                + Verdicts.x(v.ci()[1]) + "]" + (v.looks() > 1 ? " at " + Verdicts.percent(v.level()) : "");
+                + Verdicts.x(v.ci()[1]) + "]" + (v.level() != 1 - AdaptiveRounds.LOOK_ALPHA ? " at "
+                + Verdicts.percent(v.level()) : "");
     }
 
     static String claimsChart(Report report) {
@@ -234,7 +235,7 @@ final class HtmlPage {
             rows.add(v.measured() == null ? new Svg.Row(label, Double.NaN, Double.NaN, Double.NaN, color, v.threshold())
                     : new Svg.Row(label, v.measured(), v.ci()[0], v.ci()[1], color, v.threshold()));
         }
-        return Svg.intervals("Every claim: measured ratio [95% CI] against its threshold", "ratio (log scale)", rows,
+        return Svg.intervals("Every claim: measured ratio [" + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " CI] against its threshold", "ratio (log scale)", rows,
                 List.of(new Svg.Ref(1, "1 = no difference", "#555")), true);
     }
 

@@ -276,7 +276,7 @@ public record Report(int schemaVersion, String generated, String command, boolea
      * @param missing cells the claim names that have no measurement (should be empty)
      * @param looks how many times the claim's interval was judged: 1 for the planned forks, one more per extra fork
      *     its cells got because the interval straddled the threshold ({@link AdaptiveRounds})
-     * @param level the confidence level of {@code ci}: 0.95 at the planned look, widened for each extra look
+     * @param level the confidence level of {@code ci}: 0.981 at every look (AdaptiveRounds.LOOK_ALPHA)
      * @param cause for a claim that did not hold, the documented JDK or OS change behind it with its sources, or
      *     {@link Cause#UNKNOWN}; null for any other outcome
      */

@@ -222,7 +222,7 @@ public final class Reports {
             w.println("Rounds: " + HtmlPage.rounds(env));
         }
         w.println();
-        w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s %s%n", "id", "exp", "metric", "verdict", "measured [95% CI]",
+        w.printf(Locale.ROOT, "%-3s %-3s %-10s %-13s %-24s %s%n", "id", "exp", "metric", "verdict", "measured [" + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " CI]",
                 "claim");
         for (Verdict v : sorted(report)) {
             String m = v.measured() == null ? "-" : Verdicts.x(v.measured()) + " [" + Verdicts.x(v.ci()[0]) + ", "
@@ -243,7 +243,7 @@ public final class Reports {
         }
         if (report.byJdk() != null) {
             w.println();
-            w.println("Verdicts side by side, one column per JDK (measured [95% CI]):");
+            w.println("Verdicts side by side, one column per JDK (measured [" + Verdicts.percent(1 - AdaptiveRounds.LOOK_ALPHA) + " CI]):");
             List<Report.JdkColumn> cols = report.byJdk();
             StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-4s %-40s", "id", "claim"));
             cols.forEach(c -> head.append(String.format(Locale.ROOT, " | %-36s", c.jdk())));

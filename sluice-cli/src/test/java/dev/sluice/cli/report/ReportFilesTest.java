@@ -78,7 +78,7 @@ class ReportFilesTest {
         assertEquals(2, doc.at("/experiments/0/results/1/samples/17/fork").asInt());
         assertTrue(doc.at("/experiments/0/results/2/mbPerSec").isMissingNode(), "a failed case has no numbers");
         assertEquals(1, doc.at("/experiments/0/verdicts/0/looks").asInt());
-        assertEquals(0.95, doc.at("/experiments/0/verdicts/0/level").asDouble(), 1e-9);
+        assertEquals(1 - AdaptiveRounds.LOOK_ALPHA, doc.at("/experiments/0/verdicts/0/level").asDouble(), 1e-9);
         assertTrue(doc.at("/experiments/0/verdicts/0/cause").isMissingNode(), "only a claim that did not hold has one");
         assertEquals("did not hold", doc.at("/experiments/0/verdicts/1/outcome").asText());
         assertEquals("A documented JDK change.", doc.at("/experiments/0/verdicts/1/cause/text").asText());

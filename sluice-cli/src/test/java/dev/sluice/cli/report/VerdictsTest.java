@@ -94,27 +94,40 @@ class VerdictsTest {
     }
 
     /**
-     * The margin: an interval must clear threshold x 1.02 to hold and threshold / 1.02 to fail; one that ends between
-     * them is inconclusive, however narrow (the run-to-run spread the margin stands for is not in a run's interval).
+     * The margin bounds the estimate, the interval the threshold itself: held needs the estimate at or above t x 1.02
+     * and the whole interval at or above t; did not hold the estimate below t / 1.02 and the whole interval below t.
+     * Either short of it is inconclusive, however narrow the interval.
      */
     @Test
-    void everyThresholdHasTheRunToRunMargin() {
+    void theMarginBoundsTheEstimateAndTheIntervalTheThreshold() {
         assertEquals(0.02, Verdicts.MARGIN, 0);
-        assertEquals(Outcome.HELD, Verdicts.outcome(1.0711, 1.2, 1.05, null));
-        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.06, 1.07, 1.05, null), "above t, within the margin");
-        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.031, 1.04, 1.05, null), "below t, within the margin");
-        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.0, 1.029, 1.05, null));
+        assertEquals(Outcome.HELD, Verdicts.outcome(1.0711, 1.05, 1.2, 1.05, null), "estimate past the margin, lo at t");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.0709, 1.06, 1.08, 1.05, null),
+                "a narrow interval above t, the estimate within the margin");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.09, 1.0499, 1.12, 1.05, null),
+                "the estimate past the margin, the interval reaching below t");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.035, 1.031, 1.04, 1.05, null), "below t, within the margin");
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.0293, 1.0, 1.0499, 1.05, null));
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.02, 1.0, 1.05, 1.05, null), "hi reaches t");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(Double.NaN, 1.0, 1.2, 1.05, null));
         double lo = 1 / 1.1;
-        assertEquals(Outcome.HELD, Verdicts.outcome(0.93, 1.07, lo, 1.1), "inside the narrowed band");
-        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(0.92, 1.0, lo, 1.1), "within the margin of its lower end");
-        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.0, 1.09, lo, 1.1), "within the margin of its upper end");
-        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(0.8, 0.89, lo, 1.1));
-        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.13, 1.3, lo, 1.1));
+        assertEquals(Outcome.HELD, Verdicts.outcome(1.0, lo, 1.1, lo, 1.1), "estimate inside the narrowed band, "
+                + "interval inside the band");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(0.92, 0.915, 0.93, lo, 1.1), "within the margin of its lower end");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.0, 0.95, 1.101, lo, 1.1), "interval past the upper end");
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(1.09, 1.07, 1.099, lo, 1.1), "within the margin of its upper end");
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(0.85, 0.8, 0.9, lo, 1.1));
+        assertEquals(Outcome.DID_NOT_HOLD, Verdicts.outcome(1.13, 1.101, 1.3, lo, 1.1));
+        assertEquals(Outcome.INCONCLUSIVE, Verdicts.outcome(0.89, 0.8, 0.92, lo, 1.1), "hi reaches into the band");
         assertTrue(Verdicts.withinMargin(1.05, 1.05, null) && Verdicts.withinMargin(1.03, 1.05, null));
         assertTrue(!Verdicts.withinMargin(1.0711, 1.05, null) && !Verdicts.withinMargin(1.0293, 1.05, null));
         assertTrue(Verdicts.withinMargin(1.11, lo, 1.1) && !Verdicts.withinMargin(1.0, lo, 1.1));
         assertTrue(Verdicts.ruleText("r.").endsWith("within the margin is inconclusive here."));
+        assertTrue(Verdicts.MARGIN_TEXT.contains("applied to the estimate"), Verdicts.MARGIN_TEXT);
         assertEquals(Verdicts.ruleText("r."), Verdicts.ruleText(Verdicts.ruleText("r.")), "added once");
+        assertEquals(Verdicts.ruleText("r."), Verdicts.ruleText("r. Every threshold has a 2% margin, the spread of a "
+                + "claim's estimate between runs: held needs the whole interval at or above t x 1.02."),
+                "an earlier version's margin sentence is replaced");
     }
 
     @Test
