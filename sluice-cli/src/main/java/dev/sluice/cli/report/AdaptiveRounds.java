@@ -57,15 +57,15 @@ final class AdaptiveRounds {
 
     /** The rule, as the page and results.json state it. */
     static String rule(int budgetSeconds) {
-        return String.format(Locale.ROOT, "Where a claim's interval straddles an edge of its threshold's %s margin "
-                + "after the planned %d forks and its estimate lies outside the margin, the experiment declaring it "
+        return String.format(Locale.ROOT, "Where a claim's interval straddles its threshold "
+                + "after the planned %d forks while its estimate lies outside the threshold's %s margin, the experiment declaring it "
                 + "gets another fork, run whole as in the planned forks (an extra look), while the run can end within %d s, up to %d extra looks; "
                 + "until then it is not called inconclusive. Every look, the planned one included, is judged on every "
                 + "fork so far with a %s interval (Pocock's constant boundary for %d nested looks), so that the looks "
                 + "together keep a wrong verdict on either side under 2.5%%, as one look at 95%% does. An estimate "
                 + "within the margin is inconclusive here without more looks, unless its interval spans the whole "
                 + "margin (the forks disagree): that close to the threshold, runs on this machine disagree.",
-                Verdicts.percent(Verdicts.MARGIN), PLANNED_FORKS, budgetSeconds, MAX_EXTRA_LOOKS,
+                PLANNED_FORKS, Verdicts.percent(Verdicts.MARGIN), budgetSeconds, MAX_EXTRA_LOOKS,
                 Verdicts.percent(1 - LOOK_ALPHA), 1 + MAX_EXTRA_LOOKS);
     }
 
