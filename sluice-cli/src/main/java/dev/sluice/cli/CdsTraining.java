@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gzip.GzipIndex;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -53,6 +54,15 @@ final class CdsTraining {
             Main.run(new String[] {"gunzip", "-t", p + ".gz"});
             Main.run(new String[] {"gunzip", "-f", p + ".gz"});
         }
+        // The index path: one member as gzip and pigz write it, its index beside it, and gunzip through that index
+        // (checkpoint pieces on workers). Without it, each start that finds an index loaded some fifteen classes
+        // from the jar and verified them. The index is built through the library, not `sluice index`: a picocli
+        // command links picocli's CommandLine, a Java 5 class, which a dynamic archive then leaves out (old classes
+        // linked while the archive is made are not archived), and every command's start would load it from the jar.
+        String p = large.toString();
+        Main.run(new String[] {"gzip", "-k", "--single-member", p});
+        GzipIndex.build(Path.of(p + ".gz"), 65536).save(Path.of(p + ".gz.sgzi"));
+        Main.run(new String[] {"gunzip", "-t", p + ".gz"});
     }
 
     /** A text file of {@code lines} lines of 64 bytes. */
