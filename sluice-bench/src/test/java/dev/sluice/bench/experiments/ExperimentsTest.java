@@ -275,8 +275,9 @@ class ExperimentsTest {
     }
 
     /**
-     * An extra look ({@code --claims}) runs the experiments declaring the named claims, each whole (as a planned
-     * fork runs it), and no other; its raw results say which claims it was for.
+     * An extra look ({@code --claims}) runs the experiments declaring the named claims, as a planned fork runs them
+     * up to the claims' last comparison (at the tiny scale C14's files are all of E3's sizes: the whole experiment),
+     * and no other; its raw results say which claims it was for.
      */
     @Test
     void anExtraLookRunsTheExperimentsOfItsClaimsWhole() throws IOException {
