@@ -39,17 +39,17 @@ final class E3OpenStrategies extends Experiment {
             Path f = corpus.bytes(size);
             long n = Files.size(f);
             String p = "file " + Loops.size(size);
-            c.add(new Case(FIS, p, n, () -> Loops.sumBytesOwn(new FileInputStream(f.toFile()), 8192)));
-            c.add(new Case(FILES, p, n, () -> Loops.sumBytesOwn(Files.newInputStream(f), 8192)));
+            c.add(new Case(FIS, p, n, () -> Loops.sumBytes(new FileInputStream(f.toFile()), 8192)));
+            c.add(new Case(FILES, p, n, () -> Loops.sumBytes(Files.newInputStream(f), 8192)));
             c.add(new Case(RAF, p, n, () -> {
                 try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "r")) {
-                    return Loops.sumBytesOwn(Channels.newInputStream(raf.getChannel()), 8192);
+                    return Loops.sumBytes(Channels.newInputStream(raf.getChannel()), 8192);
                 }
             }));
-            c.add(new Case(CHANNEL, p, n, () -> Loops.sumBytesOwn(Channels.newInputStream(FileChannel.open(f)), 8192)));
+            c.add(new Case(CHANNEL, p, n, () -> Loops.sumBytes(Channels.newInputStream(FileChannel.open(f)), 8192)));
             c.add(new Case(SLUICE_UNBUFFERED, p, n,
-                    () -> Loops.sumBytesOwn(FastFiles.newUnbufferedInputStream(f), 8192)));
-            c.add(new Case(SLUICE, p, n, () -> Loops.sumBytesOwn(FastFiles.newInputStream(f), 8192)));
+                    () -> Loops.sumBytes(FastFiles.newUnbufferedInputStream(f), 8192)));
+            c.add(new Case(SLUICE, p, n, () -> Loops.sumBytes(FastFiles.newInputStream(f), 8192)));
         }
         return c;
     }

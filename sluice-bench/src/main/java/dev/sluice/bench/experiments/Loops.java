@@ -64,7 +64,7 @@ final class Loops {
 
     /**
      * Makes the byte-at-a-time loops below ({@code byteAtATime}, {@code copyByteAtATime}, {@code writeByteAtATime},
-     * {@code poll}, {@code readWhileAvailable}, and E3's {@code sumBytesOwn}) run {@code body}, the copy of the case about to be measured; one harness thread at a time.
+     * {@code poll}, {@code readWhileAvailable}) run {@code body}, the copy of the case about to be measured; one harness thread at a time.
      */
     static void use(Body body) {
         current = body == null ? SHARED : body;
@@ -78,19 +78,6 @@ final class Loops {
     /** Reads {@code in} into an array of {@code arraySize}, adding up every byte; closes it. */
     static long sumBytes(InputStream in, int arraySize) throws IOException {
         return SHARED.sumBytes(in, arraySize);
-    }
-
-    /**
-     * As {@link #sumBytes}, in the copy of the case being measured (E3's opening strategies). Through the shared
-     * copy, E3's {@code read} call site sees six stream classes and calls each stream's {@code read} as a method of
-     * its own, whose compiled tier is then a lottery: in 14 fresh forks of E3 (2026-11-28, -XX:+PrintCompilation),
-     * {@code FileInputStream.read(byte[], int, int)} stayed at tier 3 (C1 with profiling) in 5 and reached tier 4 in
-     * 9, and exactly those 5 (and one more) measured FileInputStream ~6% slower at 32 KiB (ratios 1.06-1.09 against
-     * 1.00-1.03), whole forks apart. A case's own copy sees one stream class and inlines its {@code read}, as a
-     * user's loop would.
-     */
-    static long sumBytesOwn(InputStream in, int arraySize) throws IOException {
-        return current.sumBytes(in, arraySize);
     }
 
     /** Reads {@code in} into a char array of 8 KiB, adding up every char; closes it. */
