@@ -27,8 +27,9 @@ import java.util.Map;
  * ({@link Measure}): in round {@code r} the variants of a comparison run once each,
  * starting at variant {@code r mod n} (the order rotates, so no variant always runs first or after the same one).
  *
- * <p>{@code --claims} runs only the experiments that declare the named claims, each whole (every case, as a planned
- * fork runs it): an extra look the CLI takes at claims whose interval straddled their threshold after the planned
+ * <p>{@code --claims} runs only the experiments that declare the named claims, each as a planned fork runs it up to
+ * the last comparison those claims name ({@link #lookPrefix}), after a settling pass over the same cases
+ * ({@link #settle}): an extra look the CLI takes at claims whose interval straddled their threshold after the planned
  * forks (docs/design/report.md, "Adaptive rounds"). Its raw results name the claims. {@code --prepare true} makes
  * the data and measures nothing.
  *
@@ -78,8 +79,12 @@ public final class QuickRunner {
         List<Map<String, Object>> experiments = new ArrayList<>();
         for (Experiment e : selected) {
             List<Case> cases = e.cases(corpus);
-            if (claimIds != null && !declaresAny(e.claims(scale), claimIds)) {
-                continue;
+            if (claimIds != null) {
+                if (!declaresAny(e.claims(scale), claimIds)) {
+                    continue;
+                }
+                cases = lookPrefix(cases, e.claims(scale), claimIds);
+                settle(cases, scale);
             }
             events.println("START " + e.id() + " " + cases.size());
             events.flush();
@@ -186,7 +191,7 @@ public final class QuickRunner {
 
     /**
      * Whether an experiment declares one of the claims named in {@code ids}: an extra look runs such an experiment
-     * whole, every case in the planned order, because a cell measured alone is not the cell the planned forks
+     * with every case in the planned order (up to its claims' last comparison: {@link #lookPrefix}), because a cell measured alone is not the cell the planned forks
      * measured. The JIT compiles the code the variants share for the stream classes it has seen; run alone, a pair
      * of cells gets code the planned forks never had. In one quick run (2026-11-28) C16's four extra forks of its
      * cells alone gave 0.90-0.99x against 1.08-1.11x in the planned forks, and in four runs C10's ~5% more than
@@ -194,6 +199,59 @@ public final class QuickRunner {
      */
     static boolean declaresAny(List<Claim> claims, List<String> ids) {
         return claims.stream().anyMatch(c -> ids.contains(c.id()));
+    }
+
+    /**
+     * The cases an extra look at {@code ids} runs: the experiment's cases in the planned order up to the last
+     * comparison (param) whose cells one of those claims names, and none after. What a planned fork measured before
+     * those comparisons runs as it did there; what it measured after them cannot have changed them, and is left out
+     * (an extra look at C14 and C16, files of 16 B-32 KiB, skips E3's 500 KB and 5 MB: ~2 s of its ~8 s). The CLI
+     * estimates a look's cost over the same cases ({@code AdaptiveRounds.seconds}).
+     */
+    static List<Case> lookPrefix(List<Case> cases, List<Claim> claims, List<String> ids) {
+        java.util.Set<String> named = new java.util.HashSet<>();
+        for (Claim c : claims) {
+            if (ids.contains(c.id())) {
+                for (Claim.Pair p : c.pairs()) {
+                    for (List<Claim.Cell> side : List.of(p.a(), p.b(), p.c())) {
+                        side.forEach(cell -> named.add(cell.param()));
+                    }
+                }
+            }
+        }
+        int last = -1;
+        for (int i = 0; i < cases.size(); i++) {
+            if (named.contains(cases.get(i).param())) {
+                last = i;
+            }
+        }
+        // Cases of one comparison are listed together: the prefix ends with the last case of that comparison.
+        while (last >= 0 && last + 1 < cases.size() && cases.get(last + 1).param().equals(cases.get(last).param())) {
+            last++;
+        }
+        return last < 0 ? cases : cases.subList(0, last + 1);
+    }
+
+    /**
+     * An extra look's settling pass: every case it will measure is warmed up once, as {@link Measure#calibrate}
+     * does, and nothing is recorded. A planned fork measures E3 after E1 and E2 (about 40 s of the JDK's file code);
+     * an extra fork measures its experiment first, in a fresh JVM. In the quick runs of 2026-11-28 (rpt-y1, rpt-y2)
+     * every extra fork of E3 measured its first comparison (16 B files) before the JIT had settled: the first 3-4
+     * of its 6 rounds ran about twice as slow as the rest for all six variants (FileInputStream 9.2 against 5.2
+     * us per file), while no planned fork did; paired rounds in that state gave ratios near 1 where the planned forks
+     * measured 1.16-1.23, and those forks pulled C14's and C16's looks down. Cases that fail here fail again, and are
+     * recorded, when measured.
+     */
+    static void settle(List<Case> cases, Scale scale) {
+        for (Case c : cases) {
+            try {
+                Loops.use(Loops.isolated());
+                Measure.calibrate(c.workload(), scale);
+            } catch (IOException | RuntimeException ex) {
+                // Recorded by the measured pass.
+            }
+        }
+        Loops.use(null);
     }
 
     /** The measuring JVM as the report's header shows it: version, flags, garbage collectors, maximum heap. */

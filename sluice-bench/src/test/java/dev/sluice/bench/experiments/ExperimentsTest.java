@@ -183,27 +183,31 @@ class ExperimentsTest {
     }
 
     /**
-     * Planned rounds: at the quick scale E2's comparisons holding C05's cells take {@link E2BufferSweep#C05_ROUNDS}
-     * and every other comparison of every experiment the scale's rounds; the tiny (CI) scale plans no more anywhere.
+     * Planned rounds: at the quick scale E2's comparisons holding C05's cells take {@link E2BufferSweep#C05_ROUNDS},
+     * E6's comparison holding C10's cells {@link E6Available#C10_ROUNDS}, and every other comparison of every
+     * experiment the scale's rounds; the tiny (CI) scale plans no more anywhere.
      */
     @Test
-    void moreRoundsAreOnlyPlannedForTheComparisonsHoldingC05sCellsInAQuickRun() throws IOException {
+    void moreRoundsAreOnlyPlannedForTheComparisonsHoldingC05sAndC10sCellsInAQuickRun() throws IOException {
         Corpus quick = new Corpus(dir.resolve("quick"), Scale.QUICK, null);
         for (Corpus co : List.of(corpus, quick)) {
-            Set<String> c05 = new HashSet<>();
+            Map<String, Integer> plan = new LinkedHashMap<>();
             for (Experiment e : Experiments.all()) {
                 for (Claim claim : e.claims(co.scale())) {
-                    if (claim.id().equals("C05")) {
-                        claim.cells().forEach(cell -> c05.add(e.id() + " " + cell.param()));
+                    int rounds = claim.id().equals("C05") ? E2BufferSweep.C05_ROUNDS
+                            : claim.id().equals("C10") ? E6Available.C10_ROUNDS : 0;
+                    if (rounds > 0) {
+                        claim.cells().forEach(cell -> plan.put(e.id() + " " + cell.param(), rounds));
                     }
                 }
             }
-            assertEquals(co.scale() == Scale.QUICK ? Set.of("E2 array 512 B", "E2 array 1 KiB") : Set.of("E2 array 512 B"),
-                    c05);
+            String article = "E6 " + E6Available.ARTICLE;
+            assertEquals(co.scale() == Scale.QUICK ? Set.of("E2 array 512 B", "E2 array 1 KiB", article)
+                    : Set.of("E2 array 512 B", article), plan.keySet());
             for (Experiment e : Experiments.all()) {
                 for (Case c : e.cases(co)) {
-                    boolean planned = co.scale() == Scale.QUICK && c05.contains(e.id() + " " + c.param());
-                    assertEquals(planned ? E2BufferSweep.C05_ROUNDS : co.scale().reps(), e.rounds(c.param(), co.scale()),
+                    Integer planned = co.scale() == Scale.QUICK ? plan.get(e.id() + " " + c.param()) : null;
+                    assertEquals(planned != null ? planned : co.scale().reps(), e.rounds(c.param(), co.scale()),
                             co.scale().name() + " " + e.id() + " " + c.param());
                 }
             }
@@ -271,8 +275,9 @@ class ExperimentsTest {
     }
 
     /**
-     * An extra look ({@code --claims}) runs the experiments declaring the named claims, each whole (as a planned
-     * fork runs it), and no other; its raw results say which claims it was for.
+     * An extra look ({@code --claims}) runs the experiments declaring the named claims, as a planned fork runs them
+     * up to the claims' last comparison (at the tiny scale C14's files are all of E3's sizes: the whole experiment),
+     * and no other; its raw results say which claims it was for.
      */
     @Test
     void anExtraLookRunsTheExperimentsOfItsClaimsWhole() throws IOException {
@@ -296,6 +301,38 @@ class ExperimentsTest {
         }
         assertEquals(expected, ran);
         assertEquals(4, e3.get("claims").size(), "the experiment's claims still travel whole");
+    }
+
+    /**
+     * An extra look stops after the last comparison its claims name: C10's cells are all in E6's first comparison
+     * (the article's loop), so a look at C10 runs its six cases and not the two of the earlier set-up after it; the
+     * cases it runs are first warmed up once by a settling pass, which records nothing.
+     */
+    @Test
+    void anExtraLookRunsItsExperimentUpToItsClaimsLastComparison() throws IOException {
+        Path out = dir.resolve("look-c10.json");
+        QuickRunner.run(new String[] {"--data-dir", dir.resolve("data").toString(), "--scale", "tiny",
+                "--only", "E6", "--out", out.toString(), "--fork", "4", "--claims", "C10"},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        JsonNode e6 = new ObjectMapper().readTree(out.toFile()).get("experiments").get(0);
+        List<Case> all = new E6Available().cases(corpus);
+        List<String> expected = all.stream().filter(c -> c.param().equals(E6Available.ARTICLE))
+                .map(c -> c.variant()).toList();
+        assertEquals(6, expected.size());
+        assertEquals(expected, e6.get("cases").findValuesAsText("variant"));
+        for (JsonNode c : e6.get("cases")) {
+            assertEquals(E6Available.ARTICLE, c.get("param").asText());
+            assertEquals(Scale.TINY.reps(), c.get("samples").size(), "the settling pass records nothing");
+        }
+        // C08 and C09 name the same comparison (their "also" cells of the earlier set-up are never looked at).
+        List<Claim> claims = new E6Available().claims(Scale.TINY);
+        assertEquals(all.subList(0, 6), QuickRunner.lookPrefix(all, claims, List.of("C08", "C09")));
+        // A claim of E3's last comparison (C15: at --tiny, its largest file) takes the whole experiment.
+        List<Case> e3 = new E3OpenStrategies().cases(corpus);
+        assertEquals(e3, QuickRunner.lookPrefix(e3, new E3OpenStrategies().claims(Scale.TINY), List.of("C15")));
+        int[] runs = new int[1];
+        QuickRunner.settle(List.of(new Case("v", "p", 1, () -> ++runs[0])), Scale.TINY);
+        assertTrue(runs[0] >= 2, "warmed up as calibrate does (at least two operations): " + runs[0]);
     }
 
     /** {@code --prepare} makes the data of the selected experiments and measures nothing (no raw results). */

@@ -17,8 +17,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Verdicts that do not hang on a run's luck: where a claim's interval straddles its threshold after the planned
- * forks, the experiment declaring it gets another fork, run whole as a planned fork runs it (an <em>extra look</em>:
- * a claim's cells run alone measure under other JIT decisions), while the run stays
+ * forks, the experiment declaring it gets another fork, run as a planned fork runs it up to the claim's last
+ * comparison, after a settling warm-up of those cases (an <em>extra look</em>: a claim's cells run alone measure
+ * under other JIT decisions, and a fresh JVM's first rounds before its JIT settles: {@link #lookPrefix}), while the run stays
  * within its budget, until the interval clears the threshold or the budget or {@link #MAX_EXTRA_LOOKS} is spent; only
  * then is it "inconclusive here".
  *
@@ -59,7 +60,7 @@ final class AdaptiveRounds {
     static String rule(int budgetSeconds) {
         return String.format(Locale.ROOT, "Where a claim's interval straddles its threshold "
                 + "after the planned %d forks while its estimate lies outside the threshold's %s margin, the experiment declaring it "
-                + "gets another fork, run whole as in the planned forks (an extra look), while the run can end within %d s, up to %d extra looks; "
+                + "gets another fork, run as in the planned forks up to the claim's last comparison after a settling warm-up (an extra look), while the run can end within %d s, up to %d extra looks; "
                 + "until then it is not called inconclusive. Every look, the planned one included, is judged on every "
                 + "fork so far with a %s interval (Pocock's constant boundary for %d nested looks), so that the looks "
                 + "together keep a wrong verdict on either side under 2.5%%, as one look at 95%% does. An estimate "
@@ -167,9 +168,10 @@ final class AdaptiveRounds {
     }
 
     /**
-     * Seconds one fork for {@code claims} takes measuring: it runs every experiment declaring one of them whole
-     * (QuickRunner's {@code --claims}), so per case of those experiments, its planned forks' mean time per fork plus
-     * its warm-up (the scale's, and at least two operations).
+     * Seconds one fork for {@code claims} takes measuring: it runs every experiment declaring one of them as a planned
+     * fork does up to the last comparison those claims name (QuickRunner's {@code --claims}: its cases in the planned
+     * order up to that param's, none after), after a settling pass over the same cases; so per case of that prefix,
+     * its planned forks' mean time per fork plus its warm-up twice (the scale's, and at least two operations).
      */
     static double seconds(RawResults raw, List<String> claims) {
         double nanos = 0;
@@ -177,7 +179,7 @@ final class AdaptiveRounds {
             if (e.claims().stream().noneMatch(c -> claims.contains(c.id()))) {
                 continue;
             }
-            for (Result r : e.results()) {
+            for (Result r : lookPrefix(e, claims)) {
                 if (!r.measured()) {
                     continue;
                 }
@@ -189,9 +191,38 @@ final class AdaptiveRounds {
                         opNanos = Math.max(opNanos, s.nanos() / Math.max(1, s.ops()));
                     }
                 }
-                nanos += (double) sum / PLANNED_FORKS + Math.max(raw.warmupNanos(), 2.0 * opNanos);
+                nanos += (double) sum / PLANNED_FORKS + 2 * Math.max(raw.warmupNanos(), 2.0 * opNanos);
             }
         }
         return nanos / 1e9;
+    }
+
+    /**
+     * The results an extra look at {@code claims} measures in experiment {@code e}: in case order, up to the last
+     * result whose param one of those claims' cells names, and the rest of that param's results (the runner's
+     * {@code QuickRunner.lookPrefix}, over the cases in the order the planned forks listed them).
+     */
+    static List<Result> lookPrefix(ExperimentReport e, List<String> claims) {
+        java.util.Set<String> named = new java.util.HashSet<>();
+        for (Report.ClaimSpec c : e.claims()) {
+            if (claims.contains(c.id())) {
+                for (Report.Pair p : c.pairs()) {
+                    for (List<Report.Cell> side : List.of(p.a(), p.b(), p.c())) {
+                        side.forEach(cell -> named.add(cell.param()));
+                    }
+                }
+            }
+        }
+        List<Result> rs = e.results();
+        int last = -1;
+        for (int i = 0; i < rs.size(); i++) {
+            if (named.contains(rs.get(i).param())) {
+                last = i;
+            }
+        }
+        while (last >= 0 && last + 1 < rs.size() && rs.get(last + 1).param().equals(rs.get(last).param())) {
+            last++;
+        }
+        return last < 0 ? rs : rs.subList(0, last + 1);
     }
 }

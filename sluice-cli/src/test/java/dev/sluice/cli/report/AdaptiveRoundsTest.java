@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.sluice.cli.report.Report.Cell;
 import dev.sluice.cli.report.Report.ClaimSpec;
 import dev.sluice.cli.report.Report.Outcome;
+import dev.sluice.cli.report.Report.ExperimentReport;
 import dev.sluice.cli.report.Report.Pair;
 import dev.sluice.cli.report.Report.Result;
 import dev.sluice.cli.report.Report.Sample;
@@ -253,8 +254,18 @@ class AdaptiveRoundsTest {
         e.set("claims", m.valueToTree(claims));
         e.putArray("advice");
         ArrayNode cases = e.putArray("cases");
-        for (int i = 0; i < params.size(); i++) {
-            // An extra look runs the experiment whole: every claim's cells, whichever claims it was for.
+        // An extra look runs the experiment up to its claims' last comparison: every claim's cells there, whichever
+        // claims it was for.
+        int last = params.size() - 1;
+        if (claimIds != null) {
+            last = 0;
+            for (ClaimSpec c : claims) {
+                if (claimIds.contains(c.id())) {
+                    last = Math.max(last, params.indexOf(c.pairs().get(0).a().get(0).param()));
+                }
+            }
+        }
+        for (int i = 0; i <= last; i++) {
             for (Result r : cells(params.get(i), ratios[i], spreads[i], fork)) {
                 ObjectNode cn = cases.addObject();
                 cn.put("variant", r.variant()).put("param", r.param()).put("bytesPerOp", r.bytesPerOp());
@@ -264,6 +275,31 @@ class AdaptiveRoundsTest {
         Path p = dir.resolve("raw-" + fork + ".json");
         m.writeValue(p.toFile(), root);
         return p;
+    }
+
+    /**
+     * A look's cost is estimated over the cases it runs: its experiment up to the claim's last comparison, each case's
+     * planned time per fork plus two warm-ups (the settling pass and the calibration), at least the scale's 120 ms.
+     */
+    @Test
+    void aLooksCostCountsTheComparisonsUpToItsClaimsLastAndTwoWarmUpsEach() throws IOException {
+        List<ClaimSpec> claims = List.of(claim("C94", "p"), claim("C95", "r"), claim("C96", "s"));
+        List<String> params = List.of("p", "r", "s");
+        List<Path> planned = new ArrayList<>();
+        for (int f = 0; f < 3; f++) {
+            planned.add(raw(f, null, claims, params, new double[] {1.1, 1.1, 1.1}, new double[] {0.01, 0.01, 0.01}));
+        }
+        RawResults raw = RawResults.read(planned);
+        ExperimentReport e = raw.experiments().get(0);
+        assertEquals(List.of("p", "p"), AdaptiveRounds.lookPrefix(e, List.of("C94")).stream().map(Result::param).toList());
+        assertEquals(List.of("p", "p", "r", "r"),
+                AdaptiveRounds.lookPrefix(e, List.of("C95", "C94")).stream().map(Result::param).toList());
+        assertEquals(e.results(), AdaptiveRounds.lookPrefix(e, List.of("C96")));
+        // Per case: 6 rounds of ~9-10 ms (1 MB at ~100-110 MB/s) per fork, and 2 x 120 ms of warm-up.
+        double p = AdaptiveRounds.seconds(raw, List.of("C94"));
+        assertTrue(p > 2 * (0.045 + 0.24) && p < 2 * (0.065 + 0.24), "two cases: " + p);
+        assertEquals(2 * p, AdaptiveRounds.seconds(raw, List.of("C95")), 0.02 * p);
+        assertEquals(3 * p, AdaptiveRounds.seconds(raw, List.of("C96", "C94")), 0.03 * p);
     }
 
     @Test
