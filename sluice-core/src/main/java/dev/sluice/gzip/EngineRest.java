@@ -7,13 +7,15 @@ import java.util.zip.DataFormatException;
  * byte phase) once the 32 KiB before the decode's position are known bytes, stopping exactly at the next chunk's
  * block start: ISA-L 2.30 has no stop-at-block-end (rapidgzip patches its copy for that), so it gets the input from
  * the position (started mid-byte with {@link BitStarts#prefix}) up to that bit, then a crafted end there: a final
- * stored block of no bytes (BFINAL 1, BTYPE 00, zeros to the byte, LEN 0x0000, NLEN 0xFFFF). Its only bits that could
- * start a final block are the BFINAL bit at the stop and the NLEN's ones (BTYPE 11 there, invalid), so ISA-L finishes
- * with every input byte used only where the stop is a block boundary of the data decoded from the position, and its
- * output is then exactly the bytes up to the stop; at any other bit (a false candidate) it fails, asks for more
- * input, or finishes early. Where the member's own final block ends before the crafted bytes, ISA-L's output to
- * there is the member's rest and the trailer follows (the caller's walk checks it as ever). A stored-block candidate
- * gets an end of its own ({@link #storedTail}).
+ * stored block (BFINAL 1, BTYPE 00, zeros to the byte, LEN 16, NLEN) holding {@link #MARK} random bytes of this
+ * decoder's own. ISA-L's output is taken only if it finished with every input byte used and ends with the mark (which
+ * is dropped): then the stop is a block boundary of the data decoded from the position, and the output up to the mark
+ * is exactly the bytes up to the stop. At any other bit (a false candidate) ISA-L reads the crafted bytes as codes of
+ * the block that goes on there, and fails, asks for more input, or (in a member's final block, whose end-of-block
+ * code the crafted bits can hold) finishes with output that does not end in the mark, but for odds of about 2^-128.
+ * Where the member's own final block ends before the crafted bytes, ISA-L's output to there is the member's rest
+ * and the trailer follows (the caller's walk checks it as ever). A stored-block candidate gets an end of its own
+ * ({@link #storedTail}).
  *
  * <p>The stop is found here, on the decoding worker: the first {@link BlockFinder} candidate in the next chunk's bytes
  * (which every chunk's input array holds) that {@link #plausible} passes, which is the start the next chunk's own
@@ -39,9 +41,13 @@ final class EngineRest {
     private final InflateEngine engine;
     /** The finder's and {@link #plausible}'s decoder, made at the first search. */
     private MarkerInflater probe;
-    /** The crafted end: 6 bytes after a dynamic candidate, {@code 9 + MARK} after a stored one (with the mark). */
+    /** The crafted end: at most 6 bytes and the mark after a dynamic candidate, 9 and the mark after a stored one. */
     private final byte[] tail = new byte[9 + MARK];
-    /** The stored-block end's data bytes: random, this decoder's own. */
+    /**
+     * The crafted block's data: {@link #MARK} random bytes, this decoder's own, which the engine's output must end
+     * with (and which are then dropped).
+     */
+    private final byte[] mark = new byte[MARK];
     private static final int MARK = 16;
 
     // Per decode (begin()).
@@ -61,9 +67,7 @@ final class EngineRest {
 
     EngineRest(InflateEngine engine) {
         this.engine = engine;
-        byte[] mark = new byte[MARK];
         new java.util.SplittableRandom().nextBytes(mark);
-        System.arraycopy(mark, 0, tail, 4, MARK);
     }
 
     /** For a new decode of {@code in[0..limit)} that stops at the first block end at or after {@code stopBit}. */
@@ -139,10 +143,9 @@ final class EngineRest {
         }
         int midTo;
         int tailLen = 0;
-        int mark = 0;
+        int mark = stop >= 0 ? MARK : 0;
         if (stop >= 0) {
             if (storedAt(stop)) {
-                mark = MARK;
                 midTo = (int) ((stop + 3 + 7) >>> 3);
                 tailLen = storedTail();
             } else {
@@ -186,8 +189,8 @@ final class EngineRest {
                 if (e.finished()) {
                     long end = pieceEnd - e.remaining(); // the byte after the last block ISA-L decoded
                     if (stop >= 0 && piece == 2 && end == pieceEnd) {
-                        if (len - start < mark || !java.util.Arrays.equals(m.bytes, len - mark, len, tail, 4,
-                                4 + mark)) {
+                        if (len - start < mark || !java.util.Arrays.equals(m.bytes, len - mark, len, this.mark, 0,
+                                mark)) {
                             return REFUSED;
                         }
                         m.endBit = stop;
@@ -234,8 +237,8 @@ final class EngineRest {
 
     /**
      * Writes the crafted end into {@link #tail}: the stop's byte (its {@code k} low bits data), BFINAL 1 and BTYPE 00
-     * from bit {@code k}, zeros to the byte (the next one where the header spills over), LEN 0x0000, NLEN 0xFFFF.
-     * Returns its length.
+     * from bit {@code k}, zeros to the byte (the next one where the header spills over), LEN 16, its NLEN and the
+     * mark. Returns its length.
      */
     private int stoppedTail(byte b, int k) {
         tail[0] = (byte) ((b & ((1 << k) - 1)) | (1 << k));
@@ -243,11 +246,17 @@ final class EngineRest {
         if (k + 3 > 8) {
             tail[at++] = 0; // BTYPE's other bits, then padding
         }
+        return marked(at);
+    }
+
+    /** Writes LEN {@link #MARK}, its NLEN and the mark at {@code tail[at..]}; returns the end. */
+    private int marked(int at) {
+        tail[at++] = MARK;
         tail[at++] = 0;
-        tail[at++] = 0;
+        tail[at++] = ~MARK;
         tail[at++] = (byte) 0xff;
-        tail[at++] = (byte) 0xff;
-        return at;
+        System.arraycopy(mark, 0, tail, at, MARK);
+        return at + MARK;
     }
 
     /**
@@ -294,24 +303,15 @@ final class EngineRest {
 
     /**
      * The crafted end for a stored-block candidate, written in place of its LEN and NLEN (at the byte its header
-     * aligns to): LEN {@link #MARK}, its NLEN and the mark's random bytes (the block, whichever bit of its header and
-     * padding it truly started at, now holds the mark), then a final empty stored block. The finder may have put the
-     * candidate anywhere in the header's zero bits and padding (decoding from any of them is the same, as the walk's
-     * {@code sameStart} knows), so the engine ends the chunk at the header's true start, a block end it finds itself,
-     * and the chunk's end is reported at the candidate, from which the next chunk's decode reads on to the same bytes.
-     * Unlike the dynamic candidate's end, these bytes could also be read as codes of a block that goes on there (a
-     * false candidate): that block would have to decode them to output ending in the mark, then end exactly before
-     * the final block, which 16 random bytes make as good as impossible; the output must end in the mark, which is
-     * then dropped.
+     * aligns to): LEN 16, its NLEN and the mark (the block, whichever bit of its header and padding it truly started
+     * at, now holds the mark), then a final empty stored block. The finder may have put the candidate anywhere in the
+     * header's zero bits and padding (decoding from any of them is the same, as the walk's {@code sameStart} knows),
+     * so the engine ends the chunk at the header's true start, a block end it finds itself, and the chunk's end is
+     * reported at the candidate, from which the next chunk's decode reads on to the same bytes.
      */
     private int storedTail() {
-        tail[0] = MARK;
-        tail[1] = 0;
-        tail[2] = ~MARK;
-        tail[3] = (byte) 0xff;
-        // tail[4..4 + MARK): the mark, set once
-        int at = 4 + MARK;
-        tail[at++] = 1;
+        int at = marked(0);
+        tail[at++] = 1; // a final empty stored block
         tail[at++] = 0;
         tail[at++] = 0;
         tail[at++] = (byte) 0xff;
