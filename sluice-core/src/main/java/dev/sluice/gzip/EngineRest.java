@@ -229,8 +229,8 @@ final class EngineRest {
     /** The handoff took: {@code m}'s output ends at {@code len}, {@code dropped} bytes the engine wrote after it. */
     private int took(MarkerInflater m, int start, int len, int dropped, int status) {
         from = start;
-        // The engine's CRC32 covers all it wrote: none where the mark is dropped (the Java pass computes it).
-        crc = engine.computesCrc() && dropped == 0 ? engine.crc() : -1;
+        // The engine's CRC32 covers all it wrote, the mark too: taken off it again.
+        crc = engine.computesCrc() ? Crc32s.unappend(engine.crc(), m.bytes, len, dropped) : -1;
         m.length = len;
         return status;
     }
