@@ -53,8 +53,8 @@ import dev.sluice.internal.Defaults;
  * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each, the decoder's 16-bit phase) plus their
  * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk; with ISA-L, per decoder
  * (one per worker and the caller) an engine's native blocks and a probe decoder ({@link EngineRest}). Not
- * thread-safe: one caller thread; the workers are daemon threads of a pool owned by this object, stopped by {@link #close()} and
- * ending on their own when idle.
+ * thread-safe: one caller thread; the workers are daemon threads of a pool owned by this object, stopped by
+ * {@link #close()} and ending on their own when idle.
  */
 final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
