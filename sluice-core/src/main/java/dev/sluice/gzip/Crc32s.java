@@ -45,6 +45,36 @@ final class Crc32s {
         return (multiply(p, (int) crcA) ^ crcB) & 0xffffffffL;
     }
 
+    /** The byte-at-a-time table of the CRC, and for each top byte of an entry the entry's index (they differ). */
+    private static final int[] TABLE = new int[256];
+    private static final int[] BY_TOP = new int[256];
+
+    static {
+        for (int i = 0; i < 256; i++) {
+            int c = i;
+            for (int k = 0; k < 8; k++) {
+                c = (c & 1) != 0 ? (c >>> 1) ^ POLY : c >>> 1;
+            }
+            TABLE[i] = c;
+            BY_TOP[c >>> 24] = i;
+        }
+    }
+
+    /**
+     * The CRC-32 of A, given {@code crc} of A followed by {@code b[off..off+len)}: the byte steps run backwards (each
+     * step's table entry is known from its top byte, and the byte then gives the register's low byte), so that bytes
+     * an engine wrote after A and the caller drops need no pass over A. Costs about what the bytes' CRC costs.
+     */
+    static long unappend(long crc, byte[] b, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        int c = ~(int) crc;
+        for (int i = off + len - 1; i >= off; i--) {
+            int idx = BY_TOP[c >>> 24];
+            c = ((c ^ TABLE[idx]) << 8) | ((idx ^ b[i]) & 0xff);
+        }
+        return ~c & 0xffffffffL;
+    }
+
     /** {@code a * b} modulo the polynomial, both in the CRC's reflected bit order. */
     private static int multiply(int a, int b) {
         int m = 1 << 31;

@@ -56,6 +56,15 @@ public final class GzipEngines {
     }
 
     /**
+     * True if {@link #inflater()} gives a native decoder (ISA-L): for a caller that hands work to it only where it is
+     * faster than its own Java code (the speculative decoder's {@link EngineRest}; zlib is not). Never throws.
+     */
+    static boolean nativeInflater() {
+        Engine e = choose(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY, false);
+        return e != null && e.isNative();
+    }
+
+    /**
      * Throws what {@link #inflater()} would, without making a decoder where that is not needed yet: an unknown mode's
      * IllegalArgumentException, and under {@code require} the IllegalStateException of a native decoder that cannot
      * be used (probing it here). A stream that makes its decoder only when a member is decoded on its own thread

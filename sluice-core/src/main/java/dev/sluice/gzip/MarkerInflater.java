@@ -87,6 +87,14 @@ final class MarkerInflater {
      * rest is decoded as bytes. Set by the caller before {@link #decode}.
      */
     java.util.function.Supplier<byte[]> windowSource;
+    /**
+     * Null, or where the rest of a decode goes to the stream's native engine once the 32 KiB before the position are
+     * bytes (ISA-L, about 2.5x this decoder's byte phase): asked at the start of a decode whose window is known (a
+     * member's start, or a window from {@link #windowSource}) and at each block end of the byte phase; a handoff that
+     * takes ends the decode where it stopped, one refused leaves it as it was. Set by the caller before
+     * {@link #decode}; {@link EngineRest#from} then says where its output starts in {@link #bytes}.
+     */
+    EngineRest rest;
     int markerEnd;
     /** The smallest window index a marker refers to ({@link #WINDOW} if none). */
     int minMarker;
@@ -158,6 +166,14 @@ final class MarkerInflater {
         if (memberStart && !toBytes(hardCap)) {
             return FAILED;
         }
+        if (rest != null) {
+            rest.begin(in, limit, stopBit);
+            int r = memberStart ? rest.tryRest(this, startBit, bytes, 0, 0, softCap) : windowAtStart(startBit, softCap,
+                    hardCap);
+            if (r != EngineRest.NO) {
+                return done(r);
+            }
+        }
         while (true) {
             slowRefill();
             int bfinal = (int) bits & 1;
@@ -196,7 +212,32 @@ final class MarkerInflater {
             if (endBit >= stopBit || length >= softCap) {
                 return done(BOUNDARY);
             }
+            if (rest != null && split >= 0) {
+                int k = Math.min(length, WINDOW); // the history: bytes, whatever markers lie before split
+                int r = rest.tryRest(this, endBit, bytes, length - k, k, softCap);
+                if (r != EngineRest.NO) {
+                    return done(r);
+                }
+            }
         }
+    }
+
+    /**
+     * The engine from the start of a decode that is given its window at once (a redecode from a true boundary):
+     * all of its output is then the engine's bytes. {@link EngineRest#NO} where there is no window yet or the
+     * engine refused.
+     */
+    private int windowAtStart(long startBit, int softCap, int hardCap) {
+        byte[] w = windowSource != null ? windowSource.get() : null;
+        if (w == null || !roomBytes(SLACK, hardCap)) {
+            return EngineRest.NO;
+        }
+        int r = rest.tryRest(this, startBit, w, 0, WINDOW, softCap);
+        if (r != EngineRest.NO) {
+            split = 0; // no symbol: everything is bytes
+            n = 0;
+        }
+        return r;
     }
 
     private void blockEnd() {

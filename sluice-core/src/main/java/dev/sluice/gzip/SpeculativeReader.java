@@ -29,6 +29,16 @@ import dev.sluice.internal.Defaults;
  * there), the chunk is decoded again from the true boundary with the window known, on the caller's thread.
  * Speculation costs time, never bytes.
  *
+ * <p>Where the stream's engine is ISA-L (JDK 22+ with the native engines), a decode whose last 32 KiB are known bytes
+ * (from a member's start or a known window, or once the Java decoder's 16-bit phase is over or the walk handed it the
+ * window) hands the rest of its chunk to ISA-L ({@link EngineRest}, through {@link MarkerInflater#rest}): from that
+ * block boundary to the next chunk's first block-start candidate, where a crafted final block makes ISA-L stop
+ * exactly (it finishes with all input used only where that candidate is a true block boundary), or to the end of the
+ * member; anything else ISA-L does is thrown away and the Java decode goes on from the same bit. ISA-L's own CRC32 of
+ * its part is combined with Java's of the rest ({@link Crc32s#combine}). Not on zlib (slower than the Java decoder)
+ * and not for an index build, which needs every block end (the engine reports none). On 2 cores and the 1.1 GB
+ * JDK-source tar, about 70% of the output went through ISA-L (docs/benchmarks/gzip.md).
+ *
  * <p>One verdict per input: the Java decoders refuse what zlib refuses (incomplete and over-subscribed codes as zlib's
  * inftrees.c judges them, and every other zlib check); wherever decoding from a true boundary fails in Java (bad
  * data, input that ends, a block longer than two chunks or whose output passes the per-chunk limit), the rest of that
@@ -41,9 +51,10 @@ import dev.sluice.internal.Defaults;
  *
  * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
  * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each, the decoder's 16-bit phase) plus their
- * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk. Not thread-safe: one
- * caller thread; the workers are daemon threads of a pool owned by this object, stopped by {@link #close()} and
- * ending on their own when idle.
+ * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk; with ISA-L, per decoder
+ * (one per worker and the caller) an engine's native blocks and a probe decoder ({@link EngineRest}). Not
+ * thread-safe: one caller thread; the workers are daemon threads of a pool owned by this object, stopped by
+ * {@link #close()} and ending on their own when idle.
  */
 final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
@@ -141,6 +152,16 @@ final class SpeculativeReader implements ChunkSource {
     long redecoded;
     long firstCandidateFalse;
     long engineFallbacks;
+    /**
+     * Bytes of the chunks passed that the native engine decoded in a handoff ({@link EngineRest}) and that the Java
+     * decoder did (the engine fallback's bytes in neither).
+     */
+    long engineBytes;
+    long javaBytes;
+    /** Hand chunks' rests to the native engine where it is ISA-L (tests turn it off to compare). */
+    boolean engineRest = true;
+    /** Whether the stream's engine is native: asked once, by the first worker that makes a decoder. */
+    private volatile Boolean nativeRest;
 
     /**
      * Starts after the first member's header: {@code buf[pos..lim)} are the bytes the stream read past it, at
@@ -204,6 +225,9 @@ final class SpeculativeReader implements ChunkSource {
         /** With {@link #checkpoints}: {@link MarkerInflater#ends}, {@code blocks} pairs. */
         long[] ends;
         int blocks;
+        /** Where the native engine's output starts in {@link #bytes} (-1: none) and its CRC32 (-1: not known). */
+        int engineFrom = -1;
+        long engineCrc = -1;
     }
 
     /** One result for {@link #next()}: decoded bytes (and the end of their member), or a failure in order. */
@@ -262,7 +286,9 @@ final class SpeculativeReader implements ChunkSource {
         }
         chunks.clear();
         pool.shutdown();
-        inflaters.close();
+        for (MarkerInflater m : inflaters.close()) {
+            endRest(m);
+        }
         if (engine != null) {
             engine.end();
             engine = null;
@@ -273,7 +299,7 @@ final class SpeculativeReader implements ChunkSource {
     /** A one-line account of the speculation, for benchmarks. */
     String stats() {
         return "matched=" + matched + " redecoded=" + redecoded + " firstCandidateFalse=" + firstCandidateFalse
-                + " engineFallbacks=" + engineFallbacks;
+                + " engineFallbacks=" + engineFallbacks + " engineBytes=" + engineBytes + " javaBytes=" + javaBytes;
     }
 
     @Override
@@ -376,6 +402,9 @@ final class SpeculativeReader implements ChunkSource {
             return;
         }
         Entry e = new Entry();
+        int javaEnd = r.engineFrom >= 0 ? r.engineFrom : r.length;
+        javaBytes += javaEnd;
+        engineBytes += r.length - javaEnd;
         byte[] w = r.markerEnd > 0 ? window.clone() : null;
         slide(r, w); // before the worker's Finish gives the symbols back for reuse
         e.part = pool.submit(new Finish(r, w));
@@ -461,7 +490,7 @@ final class SpeculativeReader implements ChunkSource {
             return s;
         } finally {
             m.windowSource = null;
-            inflaters.offer(m);
+            release(m);
         }
     }
 
@@ -470,8 +499,30 @@ final class SpeculativeReader implements ChunkSource {
         if (m == null) {
             m = new MarkerInflater();
             m.ends = checkpoints != null ? new long[256] : null;
+            // The index build needs every block end, which the engine does not report: the Java decoder's only.
+            if (checkpoints == null && engineRest) {
+                Boolean n = nativeRest;
+                if (n == null) {
+                    nativeRest = n = GzipEngines.nativeInflater();
+                }
+                m.rest = n ? new EngineRest(GzipEngines.inflater()) : null;
+            }
         }
         return m;
+    }
+
+    /** Gives a decoder back for the next decode, or frees its engine once this reader is closed. */
+    private void release(MarkerInflater m) {
+        if (!inflaters.offer(m)) {
+            endRest(m);
+        }
+    }
+
+    private static void endRest(MarkerInflater m) {
+        if (m.rest != null) {
+            m.rest.end();
+            m.rest = null;
+        }
     }
 
     /**
@@ -497,6 +548,10 @@ final class SpeculativeReader implements ChunkSource {
         }
         s.split = m.split;
         s.length = m.length;
+        if (m.rest != null && status != MarkerInflater.FAILED) {
+            s.engineFrom = m.rest.from;
+            s.engineCrc = m.rest.crc;
+        }
         s.markerEnd = m.markerEnd;
         s.minMarker = m.minMarker;
         if (m.ends != null) {
@@ -606,7 +661,7 @@ final class SpeculativeReader implements ChunkSource {
                 s.status = MarkerInflater.FAILED;
                 return s;
             } finally {
-                inflaters.offer(m);
+                release(m);
             }
         }
     }
@@ -622,6 +677,8 @@ final class SpeculativeReader implements ChunkSource {
         private final int length;
         private final int markerEnd;
         private final byte[] window;
+        private final int engineFrom;
+        private final long engineCrc;
 
         Finish(Spec r, byte[] window) {
             this.symbols = r.out;
@@ -630,6 +687,8 @@ final class SpeculativeReader implements ChunkSource {
             this.length = r.length;
             this.markerEnd = r.markerEnd;
             this.window = window;
+            this.engineFrom = r.engineCrc >= 0 ? r.engineFrom : -1;
+            this.engineCrc = r.engineCrc;
         }
 
         @Override
@@ -638,7 +697,7 @@ final class SpeculativeReader implements ChunkSource {
             if (freeSymbols.size() < 2 * maxAhead) {
                 freeSymbols.offer(symbols);
             }
-            return part(bytes, length);
+            return engineFrom >= 0 ? part(bytes, length, engineFrom, engineCrc) : part(bytes, length);
         }
     }
 
@@ -666,8 +725,18 @@ final class SpeculativeReader implements ChunkSource {
 
     /** Decoded bytes {@code b[0..n)} as a result: their CRC32, in a direct buffer once the output wants one. */
     private Part part(byte[] b, int n) {
+        return part(b, n, n, 0);
+    }
+
+    /**
+     * {@link #part(byte[], int)} where the CRC32 of {@code b[from..n)} is known already ({@code tailCrc}, from the
+     * engine that decoded them: ISA-L's, computed while the bytes were in cache), so that only {@code b[0..from)} is
+     * read again.
+     */
+    private Part part(byte[] b, int n, int from, long tailCrc) {
         CRC32 crc = new CRC32();
-        crc.update(b, 0, n);
+        crc.update(b, 0, from);
+        long value = Crc32s.combine(crc.getValue(), tailCrc, n - from);
         ByteBuffer out;
         if (direct) {
             out = output(n, true);
@@ -678,7 +747,7 @@ final class SpeculativeReader implements ChunkSource {
         } else {
             out = ByteBuffer.wrap(b);
         }
-        return new Part(out, n, crc.getValue());
+        return new Part(out, n, value);
     }
 
     private ByteBuffer output(int n, boolean d) {

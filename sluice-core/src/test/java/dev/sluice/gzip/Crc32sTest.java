@@ -22,6 +22,23 @@ class Crc32sTest {
     }
 
     @Test
+    void unappendGivesTheCrcWithoutTheLastBytes() {
+        long seed = new java.util.Random().nextLong();
+        java.util.Random r = new java.util.Random(seed);
+        for (int t = 0; t < 200; t++) {
+            byte[] b = new byte[r.nextInt(300)];
+            r.nextBytes(b);
+            int cut = r.nextInt(b.length + 1);
+            java.util.zip.CRC32 all = new java.util.zip.CRC32();
+            all.update(b);
+            java.util.zip.CRC32 head = new java.util.zip.CRC32();
+            head.update(b, 0, cut);
+            org.junit.jupiter.api.Assertions.assertEquals(head.getValue(),
+                    Crc32s.unappend(all.getValue(), b, cut, b.length - cut), "seed " + seed + " case " + t);
+        }
+    }
+
+    @Test
     void combineIsAssociativeAndHandlesEmptyParts() {
         // crc(A + Z + Z) combined as (A + Z) + Z and as A + (Z + Z) must agree, and equal the direct CRC.
         long z = crc(new byte[1 << 16]);
