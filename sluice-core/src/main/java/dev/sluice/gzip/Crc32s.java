@@ -1,5 +1,7 @@
 package dev.sluice.gzip;
 
+import java.util.Objects;
+
 /**
  * CRC-32 arithmetic the JDK lacks: {@link #combine}, zlib's {@code crc32_combine}, so that blocks compressed on
  * different threads need no second pass over the data to get the member's CRC.
@@ -66,7 +68,7 @@ final class Crc32s {
      * an engine wrote after A and the caller drops need no pass over A. Costs about what the bytes' CRC costs.
      */
     static long unappend(long crc, byte[] b, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         int c = ~(int) crc;
         for (int i = off + len - 1; i >= off; i--) {
             int idx = BY_TOP[c >>> 24];

@@ -1,5 +1,7 @@
 package dev.sluice.gzip;
 
+import java.util.Arrays;
+import java.util.SplittableRandom;
 import java.util.zip.DataFormatException;
 
 /**
@@ -67,7 +69,7 @@ final class EngineRest {
 
     EngineRest(InflateEngine engine) {
         this.engine = engine;
-        new java.util.SplittableRandom().nextBytes(mark);
+        new SplittableRandom().nextBytes(mark);
     }
 
     /** For a new decode of {@code in[0..limit)} that stops at the first block end at or after {@code stopBit}. */
@@ -143,7 +145,7 @@ final class EngineRest {
         }
         int midTo;
         int tailLen = 0;
-        int mark = stop >= 0 ? MARK : 0;
+        int markLen = stop >= 0 ? MARK : 0; // the bytes of the mark the output ends with where it stops at the stop
         if (stop >= 0) {
             if (storedAt(stop)) {
                 midTo = (int) ((stop + 3 + 7) >>> 3);
@@ -178,7 +180,7 @@ final class EngineRest {
                     if (len >= cap) {
                         return NO;
                     }
-                    m.bytes = java.util.Arrays.copyOf(m.bytes, (int) Math.min((long) cap + MarkerInflater.SLACK,
+                    m.bytes = Arrays.copyOf(m.bytes, (int) Math.min((long) cap + MarkerInflater.SLACK,
                             Math.max(2L * len, len + (1 << 16))));
                 }
                 int got = e.inflate(m.bytes, len, m.bytes.length - len);
@@ -189,12 +191,11 @@ final class EngineRest {
                 if (e.finished()) {
                     long end = pieceEnd - e.remaining(); // the byte after the last block ISA-L decoded
                     if (stop >= 0 && piece == 2 && end == pieceEnd) {
-                        if (len - start < mark || !java.util.Arrays.equals(m.bytes, len - mark, len, this.mark, 0,
-                                mark)) {
+                        if (len - start < markLen || !Arrays.equals(m.bytes, len - markLen, len, mark, 0, markLen)) {
                             return REFUSED;
                         }
                         m.endBit = stop;
-                        return took(m, start, len - mark, mark, MarkerInflater.BOUNDARY);
+                        return took(m, start, len - markLen, markLen, MarkerInflater.BOUNDARY);
                     }
                     if (end <= midTo && piece >= 1) {
                         // The member's final block ended before the crafted bytes: every bit it read was data.

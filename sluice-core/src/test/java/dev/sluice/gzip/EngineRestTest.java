@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
@@ -215,24 +214,12 @@ class EngineRestTest {
     private record Run(Speculative.Outcome outcome, SpeculativeReader reader) {}
 
     private static Run speculative(byte[] gz, int chunk, boolean engineRest) throws IOException {
-        int hl = Speculative.headerLength(gz);
-        SpeculativeReader s = new SpeculativeReader(2, new ByteArrayInputStream(gz, hl, gz.length - hl), new byte[0],
-                0, 0, hl, null, false, chunk);
-        s.engineRest = engineRest;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            for (ParallelInflate.Decoded d; (d = s.next()) != null; ) {
-                byte[] b = new byte[d.len];
-                d.out.get(0, b, 0, d.len);
-                out.write(b);
-                s.recycle(d);
-            }
-            return new Run(new Speculative.Outcome(out.toByteArray(), null, false), s);
-        } catch (IOException e) {
-            return new Run(new Speculative.Outcome(out.toByteArray(), e, false), s);
-        } finally {
-            s.close();
-        }
+        SpeculativeReader[] reader = new SpeculativeReader[1];
+        Speculative.Outcome o = Speculative.speculative(gz, 2, chunk, 0, false, r -> {
+            r.engineRest = engineRest;
+            reader[0] = r;
+        });
+        return new Run(o, reader[0]);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.sluice.gzip;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.function.Consumer;
 
 /**
  * Test adapter: runs {@link SpeculativeReader} over a whole gzip input (its first header parsed here with
@@ -21,12 +22,19 @@ final class Speculative {
      */
     static Outcome speculative(byte[] gz, int threads, int chunk, int ahead, boolean ignoreGarbage)
             throws IOException {
+        return speculative(gz, threads, chunk, ahead, ignoreGarbage, r -> { });
+    }
+
+    /** {@link #speculative(byte[], int, int, int, boolean)}, {@code setup} given the reader before its first read. */
+    static Outcome speculative(byte[] gz, int threads, int chunk, int ahead, boolean ignoreGarbage,
+            Consumer<SpeculativeReader> setup) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int hl = headerLength(gz);
         GzipMembers.Member claim = GzipMembers.readHeader(new Bytes(gz), 0);
         int lim = (int) Math.min(gz.length, (long) hl + ahead);
         SpeculativeReader r = new SpeculativeReader(threads, new ByteArrayInputStream(gz, lim, gz.length - lim), gz,
                 hl, lim, 0, claim, ignoreGarbage, chunk);
+        setup.accept(r);
         try {
             for (ParallelInflate.Decoded d; (d = r.next()) != null; ) {
                 byte[] b = new byte[d.len];

@@ -7,9 +7,11 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the experiments and writes their raw measurements as JSON: what {@code sluice report} launches in a child
@@ -191,8 +193,8 @@ public final class QuickRunner {
 
     /**
      * Whether an experiment declares one of the claims named in {@code ids}: an extra look runs such an experiment
-     * with every case in the planned order (up to its claims' last comparison: {@link #lookPrefix}), because a cell measured alone is not the cell the planned forks
-     * measured. The JIT compiles the code the variants share for the stream classes it has seen; run alone, a pair
+     * with every case in the planned order (up to its claims' last comparison: {@link #lookPrefix}), because a cell
+     * measured alone is not the cell the planned forks measured. The JIT compiles the code the variants share for the stream classes it has seen; run alone, a pair
      * of cells gets code the planned forks never had. In one quick run (2026-11-28) C16's four extra forks of its
      * cells alone gave 0.90-0.99x against 1.08-1.11x in the planned forks, and in four runs C10's ~5% more than
      * its planned forks 1 and 2.
@@ -209,7 +211,7 @@ public final class QuickRunner {
      * estimates a look's cost over the same cases ({@code AdaptiveRounds.seconds}).
      */
     static List<Case> lookPrefix(List<Case> cases, List<Claim> claims, List<String> ids) {
-        java.util.Set<String> named = new java.util.HashSet<>();
+        Set<String> named = new HashSet<>();
         for (Claim c : claims) {
             if (ids.contains(c.id())) {
                 for (Claim.Pair p : c.pairs()) {
