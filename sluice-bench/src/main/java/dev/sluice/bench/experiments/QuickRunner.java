@@ -289,11 +289,13 @@ public final class QuickRunner {
      * The quick harness over one comparison: warms up and calibrates each variant, then takes paired rounds: in
      * round {@code r} every variant runs one repetition, starting at variant {@code r mod n} and going round, so a
      * burst of load from elsewhere on the machine hits a whole round (whose ratios the report takes) rather than one
-     * variant, and no variant always runs first. A variant that throws is recorded with its error and left out.
+     * variant, and no variant always runs first. A variant that throws is recorded with its error and left out. In a
+     * page-cached run a claim with rounds of its own ({@link Experiment#claimRounds}) then has its two cells go on
+     * alone, round after round, until it has them.
      */
     static void measureGroup(List<Case> group, Scale scale, int fork, Path coldDir,
-                                     Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
-                                     int doneBefore, int total) {
+                             Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
+                             int doneBefore, int total) {
         Map<Case, Long> ops = new LinkedHashMap<>();
         Map<Case, List<Map<String, Object>>> samples = new LinkedHashMap<>();
         // Each case's shared loops run in a copy of their own, as a user's loop sees one stream class (see LoopBody).
@@ -335,7 +337,8 @@ public final class QuickRunner {
 
     private static void announce(PrintStream events, Experiment e, int doneBefore, int total, int r, int rounds,
                                  String param) {
-        events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + rounds + " @ " + param);
+        events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + rounds
+                + " @ " + param);
         events.flush();
     }
 
