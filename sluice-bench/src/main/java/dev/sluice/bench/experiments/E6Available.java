@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * E6: source A's available() test. Its loop only asks {@code available()} and calls {@code read(buf)} with an array
@@ -75,21 +76,23 @@ final class E6Available extends Experiment {
                         false, null));
     }
 
-    /** Paired rounds per fork of the article's comparison (its six cells, C08-C10) in a quick run. */
-    static final int C10_ROUNDS = 24;
+    /** Paired rounds per fork of C10's two cells in a page-cached quick run (the comparison's 6, then its own). */
+    static final int C10_ROUNDS = 120;
 
     /**
-     * C10 (the O(1) stream polled every 512 B against every 1024 B) measures about 0.88, 1.4% below the edge where
-     * "did not hold" starts (1 / 1.1 / 1.02 = 0.891). Over twelve quick runs (2026-11-28, Temurin 25: rpt-v1..y3)
-     * its per-round ratio had a spread of 5.4% within a fork (log terms, median over 36 forks), its forks a spread
-     * of 2.2% (what six rounds of that noise give: 1.25 x 5.4% / sqrt 6 = 2.8%, no effect of their own) and its
-     * estimate 1.8% between runs (18 rounds: 1.6%): round noise, and at 6 rounds about one run in six crossed the
-     * edge. Four times the rounds (24) halve the standard error (0.8%: the edge 1.7 of them away, about one run in
-     * twenty-five); they cost ~2.8 s per fork. Other comparisons, and the earlier set-up's, keep the scale's rounds.
+     * C10 (the O(1) stream polled every 512 B against every 1024 B) measured about 0.886 at 24 rounds of all six
+     * cells, 0.6% below the edge where "did not hold" starts (1 / 1.1 / 1.02 = 0.891). Over twelve quick runs
+     * (2026-11-28, Temurin 25: rpt2-z*, zz*, zd*, zc*) its per-round ratio had a spread of 6.0% within a fork (log
+     * terms), its forks 1.3% (round noise alone: 1.5%) and its estimate 0.74% between runs (round noise alone: 0.88%):
+     * two of the twelve runs crossed the edge, about one in five by those figures. Its two cells alone cost ~50 ms a
+     * round against ~150 ms for all six, and measured alone they are steadier (per-round spread 2.8-5.8% in five of
+     * six forks of two E6 runs, against 4.4-9.8% in the same forks' rounds of six): after the comparison's 6 rounds
+     * they go on alone to 120, ~6.6 s per fork against 3.6 s for 24 rounds of six. C08 and C09 (5.8x and 3.7x
+     * against thresholds of 4.5 and 2.8) keep the scale's 6 rounds, as every other comparison here does.
      */
     @Override
-    public int rounds(String param, Scale s) {
-        return param.equals(ARTICLE) && s.name().equals(Scale.QUICK.name()) ? Math.max(C10_ROUNDS, s.reps()) : s.reps();
+    public Map<String, Integer> claimRounds(Scale s) {
+        return s.name().equals(Scale.QUICK.name()) ? Map.of("C10", C10_ROUNDS) : Map.of();
     }
 
     /** The classic fix: answer available() from the buffer when it holds data. */

@@ -2,6 +2,7 @@ package dev.sluice.bench.experiments;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One experiment: the claims it tests and the cases that test them. Each subclass lists its variants as named
@@ -47,6 +48,18 @@ public abstract class Experiment {
      */
     public int rounds(String param, Scale scale) {
         return scale.reps();
+    }
+
+    /**
+     * Paired rounds per fork, in a page-cached quick run, for a claim that compares one cell with one other cell of
+     * the same comparison, by claim id: after the comparison's {@link #rounds} with every variant, its two cells go
+     * on alone in paired rounds (numbered on, the order alternating) until the claim has this many. A plan for a
+     * claim whose spread is round noise and whose estimate lies near an edge, where rounds of the comparison's other
+     * variants would cost time and tell the claim nothing; stated where it is made (docs/design/report.md, "Rounds
+     * of a claim's own"); it never looks at the run being measured.
+     */
+    public Map<String, Integer> claimRounds(Scale scale) {
+        return Map.of();
     }
 
     /** The comparisons at this scale that back recommendations. */

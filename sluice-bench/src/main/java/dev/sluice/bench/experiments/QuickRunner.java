@@ -289,11 +289,13 @@ public final class QuickRunner {
      * The quick harness over one comparison: warms up and calibrates each variant, then takes paired rounds: in
      * round {@code r} every variant runs one repetition, starting at variant {@code r mod n} and going round, so a
      * burst of load from elsewhere on the machine hits a whole round (whose ratios the report takes) rather than one
-     * variant, and no variant always runs first. A variant that throws is recorded with its error and left out.
+     * variant, and no variant always runs first. A variant that throws is recorded with its error and left out. In a
+     * page-cached run a claim with rounds of its own ({@link Experiment#claimRounds}) then has its two cells go on
+     * alone, round after round, until it has them.
      */
-    private static void measureGroup(List<Case> group, Scale scale, int fork, Path coldDir,
-                                     Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
-                                     int doneBefore, int total) {
+    static void measureGroup(List<Case> group, Scale scale, int fork, Path coldDir,
+                             Map<Case, Map<String, Object>> rowOf, PrintStream events, Experiment e,
+                             int doneBefore, int total) {
         Map<Case, Long> ops = new LinkedHashMap<>();
         Map<Case, List<Map<String, Object>>> samples = new LinkedHashMap<>();
         // Each case's shared loops run in a copy of their own, as a user's loop sees one stream class (see LoopBody).
@@ -311,34 +313,91 @@ public final class QuickRunner {
             step(events, e, doneBefore, total, c);   // message only: the count moves when the group is done
         }
         int n = group.size();
-        // Cold reads keep the scale's rounds: a plan of more rounds is sized on page-cached spread (Experiment.rounds).
+        // Cold reads keep the scale's rounds: a plan of more rounds is sized on page-cached spread (Experiment.rounds,
+        // Experiment.claimRounds).
         int rounds = coldDir == null ? e.rounds(group.get(0).param(), scale) : scale.reps();
         for (int r = 0; r < rounds; r++) {
-            events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + rounds
-                    + " @ " + group.get(0).param());
-            events.flush();
+            announce(events, e, doneBefore, total, r, rounds, group.get(0).param());
             for (int k = 0; k < n; k++) {
-                Case c = group.get((r + k) % n);
-                List<Map<String, Object>> s = samples.get(c);
-                if (s == null) {
-                    continue;
-                }
-                try {
-                    long o = ops.get(c);
-                    if (coldDir != null) {   // cold: one operation, straight after the data left the page cache
-                        o = 1;
-                        Cold.drop(coldDir);
-                    }
-                    Loops.use(loops.get(c));
-                    s.add(sample(fork, r, k, Measure.rep(c, o), c.bytes() * o, o));
-                } catch (IOException | RuntimeException ex) {
-                    rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
-                    samples.remove(c);
+                measureOne(group.get((r + k) % n), fork, r, k, ops, samples, loops, coldDir, rowOf);
+            }
+        }
+        // A claim's own rounds (Experiment.claimRounds): its two cells alone, numbered on, the order alternating.
+        for (OwnRounds own : coldDir == null ? ownRounds(e, scale, group) : List.<OwnRounds>of()) {
+            for (int r = rounds; r < own.rounds(); r++) {
+                announce(events, e, doneBefore, total, r, own.rounds(), group.get(0).param());
+                for (int k = 0; k < 2; k++) {
+                    measureOne((r + k) % 2 == 0 ? own.a() : own.b(), fork, r, k, ops, samples, loops, null, rowOf);
                 }
             }
         }
         Loops.use(null);
         samples.forEach((c, s) -> rowOf.get(c).put("samples", s));
+    }
+
+    private static void announce(PrintStream events, Experiment e, int doneBefore, int total, int r, int rounds,
+                                 String param) {
+        events.println("STEP " + e.id() + " " + doneBefore + " " + total + " round " + (r + 1) + "/" + rounds
+                + " @ " + param);
+        events.flush();
+    }
+
+    /** One timed repetition of {@code c} in round {@code r} at position {@code k}; a failure drops the case. */
+    private static void measureOne(Case c, int fork, int r, int k, Map<Case, Long> ops,
+                                   Map<Case, List<Map<String, Object>>> samples, Map<Case, Loops.Body> loops,
+                                   Path coldDir, Map<Case, Map<String, Object>> rowOf) {
+        List<Map<String, Object>> s = samples.get(c);
+        if (s == null) {
+            return;
+        }
+        try {
+            long o = ops.get(c);
+            if (coldDir != null) {   // cold: one operation, straight after the data left the page cache
+                o = 1;
+                Cold.drop(coldDir);
+            }
+            Loops.use(loops.get(c));
+            s.add(sample(fork, r, k, Measure.rep(c, o), c.bytes() * o, o));
+        } catch (IOException | RuntimeException ex) {
+            rowOf.get(c).put("error", ex.getClass().getSimpleName() + ": " + ex.getMessage());
+            samples.remove(c);
+        }
+    }
+
+    /** A claim's two cells in one comparison and the paired rounds per fork it is planned to have. */
+    record OwnRounds(Case a, Case b, int rounds) {}
+
+    /**
+     * The claims of {@link Experiment#claimRounds} whose two sides are one cell each of {@code group}, with their
+     * cases: a claim over more cells, or over another comparison, has no rounds of its own here.
+     */
+    static List<OwnRounds> ownRounds(Experiment e, Scale scale, List<Case> group) {
+        Map<String, Integer> plan = e.claimRounds(scale);
+        List<OwnRounds> own = new ArrayList<>();
+        for (Claim claim : e.claims(scale)) {
+            if (!plan.containsKey(claim.id()) || claim.pairs().size() != 1) {
+                continue;
+            }
+            Claim.Pair p = claim.pairs().get(0);
+            if (p.a().size() != 1 || p.b().size() != 1 || !p.c().isEmpty()) {
+                continue;
+            }
+            Case a = find(group, p.a().get(0));
+            Case b = find(group, p.b().get(0));
+            if (a != null && b != null) {
+                own.add(new OwnRounds(a, b, plan.get(claim.id())));
+            }
+        }
+        return own;
+    }
+
+    private static Case find(List<Case> group, Claim.Cell cell) {
+        for (Case c : group) {
+            if (c.variant().equals(cell.variant()) && c.param().equals(cell.param())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private static Map<String, Object> sample(int fork, int round, int order, Measure.Rep rep, long bytes, long ops) {

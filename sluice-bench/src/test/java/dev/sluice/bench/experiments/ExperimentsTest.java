@@ -184,34 +184,92 @@ class ExperimentsTest {
 
     /**
      * Planned rounds: at the quick scale E2's comparisons holding C05's cells take {@link E2BufferSweep#C05_ROUNDS},
-     * E6's comparison holding C10's cells {@link E6Available#C10_ROUNDS}, and every other comparison of every
-     * experiment the scale's rounds; the tiny (CI) scale plans no more anywhere.
+     * every other comparison of every experiment the scale's rounds; C10's two cells go on alone to
+     * {@link E6Available#C10_ROUNDS}, and no other claim has rounds of its own; the tiny (CI) scale plans no more
+     * anywhere.
      */
     @Test
-    void moreRoundsAreOnlyPlannedForTheComparisonsHoldingC05sAndC10sCellsInAQuickRun() throws IOException {
+    void moreRoundsAreOnlyPlannedForC05sComparisonsAndC10sCellsInAQuickRun() throws IOException {
         Corpus quick = new Corpus(dir.resolve("quick"), Scale.QUICK, null);
         for (Corpus co : List.of(corpus, quick)) {
             Map<String, Integer> plan = new LinkedHashMap<>();
+            Map<String, Integer> own = new LinkedHashMap<>();
             for (Experiment e : Experiments.all()) {
                 for (Claim claim : e.claims(co.scale())) {
-                    int rounds = claim.id().equals("C05") ? E2BufferSweep.C05_ROUNDS
-                            : claim.id().equals("C10") ? E6Available.C10_ROUNDS : 0;
-                    if (rounds > 0) {
-                        claim.cells().forEach(cell -> plan.put(e.id() + " " + cell.param(), rounds));
+                    if (claim.id().equals("C05")) {
+                        claim.cells().forEach(cell -> plan.put(e.id() + " " + cell.param(), E2BufferSweep.C05_ROUNDS));
                     }
                 }
+                own.putAll(e.claimRounds(co.scale()));
             }
-            String article = "E6 " + E6Available.ARTICLE;
-            assertEquals(co.scale() == Scale.QUICK ? Set.of("E2 array 512 B", "E2 array 1 KiB", article)
-                    : Set.of("E2 array 512 B", article), plan.keySet());
+            Set<String> c05 = co.scale() == Scale.QUICK ? Set.of("E2 array 512 B", "E2 array 1 KiB")
+                    : Set.of("E2 array 512 B");
+            assertEquals(c05, plan.keySet());
+            assertEquals(co.scale() == Scale.QUICK ? Map.of("C10", E6Available.C10_ROUNDS) : Map.of(), own);
             for (Experiment e : Experiments.all()) {
-                for (Case c : e.cases(co)) {
+                List<Case> cases = e.cases(co);
+                for (Case c : cases) {
                     Integer planned = co.scale() == Scale.QUICK ? plan.get(e.id() + " " + c.param()) : null;
                     assertEquals(planned != null ? planned : co.scale().reps(), e.rounds(c.param(), co.scale()),
                             co.scale().name() + " " + e.id() + " " + c.param());
                 }
+                // Each planned claim finds its two cells in exactly one comparison.
+                Map<String, List<Case>> groups = new LinkedHashMap<>();
+                cases.forEach(c -> groups.computeIfAbsent(c.param(), k -> new java.util.ArrayList<>()).add(c));
+                long found = groups.values().stream()
+                        .mapToLong(g -> QuickRunner.ownRounds(e, co.scale(), g).size()).sum();
+                assertEquals(e.claimRounds(co.scale()).size(), found, e.id());
             }
         }
+    }
+
+    /**
+     * A claim's own rounds: after the comparison's rounds with every variant, its two cells alone go on, numbered on,
+     * the order alternating, up to its planned count; the comparison's other variants keep the comparison's rounds.
+     */
+    @Test
+    void aClaimsOwnRoundsMeasureItsTwoCellsAloneAfterTheComparisonsRounds() throws IOException {
+        List<Case> group = List.of(new Case("a", "p", 1, () -> 1), new Case("b", "p", 1, () -> 1),
+                new Case("c", "p", 1, () -> 1));
+        Experiment fake = new Experiment("E9", "fake", "fake") {
+            @Override
+            public List<Case> cases(Corpus corpus) {
+                return group;
+            }
+
+            @Override
+            public List<Claim> claims(Scale scale) {
+                return List.of(new Claim("C99", Claim.Source.A, "b beats a", "1.1x", Claim.Rule.BETTER, 1.1,
+                        Claim.Metric.TIME, "fake", List.of(new Claim.Pair(Claim.at("b", "p"), Claim.at("a", "p"))),
+                        false, null));
+            }
+
+            @Override
+            public Map<String, Integer> claimRounds(Scale scale) {
+                return Map.of("C99", 7);
+            }
+        };
+        Map<Case, Map<String, Object>> rows = new LinkedHashMap<>();
+        QuickRunner.measureGroup(group, Scale.TINY, 1, null, rows, new PrintStream(new ByteArrayOutputStream(), true,
+                StandardCharsets.UTF_8), fake, 0, 3);
+        Map<String, List<Map<String, Object>>> samples = new LinkedHashMap<>();
+        rows.forEach((c, row) -> {
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> s = (List<Map<String, Object>>) row.get("samples");
+            samples.put(c.variant(), s);
+        });
+        assertEquals(Scale.TINY.reps(), samples.get("c").size(), "not in the claim: the comparison's rounds only");
+        for (String v : List.of("a", "b")) {
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6), samples.get(v).stream().map(m -> m.get("round")).toList(), v);
+        }
+        // Own rounds alternate: b (side A) first in round 4 and 6, a first in 3 and 5.
+        assertEquals(List.of(1, 0, 1, 0), samples.get("b").subList(3, 7).stream().map(m -> m.get("order")).toList());
+        assertEquals(List.of(0, 1, 0, 1), samples.get("a").subList(3, 7).stream().map(m -> m.get("order")).toList());
+        // Cold reads keep the scale's rounds.
+        rows.clear();
+        QuickRunner.measureGroup(group, Scale.TINY, 1, dir.resolve("data"), rows, new PrintStream(
+                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), fake, 0, 3);
+        rows.values().forEach(row -> assertEquals(Scale.TINY.reps(), ((List<?>) row.get("samples")).size()));
     }
 
     @Test

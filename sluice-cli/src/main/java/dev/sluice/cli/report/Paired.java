@@ -34,7 +34,7 @@ final class Paired {
                 r[f][k] = ga[f][k] / gb[f][k];   // NaN propagates
             }
         }
-        return r;
+        return withoutEmptyRounds(r);
     }
 
     /**
@@ -52,7 +52,7 @@ final class Paired {
                 r[f][k] = gb[f][k] / ga[f][k];
             }
         }
-        return r;
+        return withoutEmptyRounds(r);
     }
 
     /**
@@ -73,7 +73,43 @@ final class Paired {
                 r[f][k] = (gb[f][k] / ga[f][k]) / (ga[f][k] / gc[f][k]);
             }
         }
-        return r;
+        return withoutEmptyRounds(r);
+    }
+
+    /**
+     * The grid without the rounds that hold no ratio in any fork: a claim's own rounds (its two cells alone, after
+     * the comparison's rounds; the runner's {@code Experiment.claimRounds}) are empty for the comparison's other
+     * pairs, and the bootstrap must draw a fork's rounds from those that were measured, not from the width of the
+     * widest case.
+     */
+    static double[][] withoutEmptyRounds(double[][] r) {
+        int width = 0;
+        for (double[] row : r) {
+            width = Math.max(width, row.length);
+        }
+        boolean[] keep = new boolean[width];
+        int kept = 0;
+        for (int k = 0; k < width; k++) {
+            for (double[] row : r) {
+                if (k < row.length && !Double.isNaN(row[k])) {
+                    keep[k] = true;
+                }
+            }
+            kept += keep[k] ? 1 : 0;
+        }
+        if (kept == width) {
+            return r;
+        }
+        double[][] out = new double[r.length][kept];
+        for (int f = 0; f < r.length; f++) {
+            int j = 0;
+            for (int k = 0; k < width; k++) {
+                if (keep[k]) {
+                    out[f][j++] = k < r[f].length ? r[f][k] : Double.NaN;
+                }
+            }
+        }
+        return out;
     }
 
     private static double[][] costs(List<Sample> samples, List<Integer> ids, int rounds, String metric) {

@@ -32,6 +32,25 @@ class BootstrapTest {
         assertEquals(2, e.hi(), 1e-12);
     }
 
+    /**
+     * A pair of cases measured only in the comparison's rounds, beside a claim's own rounds (rounds 3 and 4 here,
+     * where only the claim's two cells ran): the ratio grid keeps the rounds some fork measured, so that the
+     * bootstrap draws each fork's rounds from the three it has rather than from five, two of them empty.
+     */
+    @Test
+    void roundsNoForkMeasuredLeaveTheRatioGrid() {
+        double n = Double.NaN;
+        double[][] g = {{1, 2, 3, n, n}, {4, n, 6, n, n}};
+        double[][] kept = Paired.withoutEmptyRounds(g);
+        assertEquals(2, kept.length);
+        assertEquals(List.of(1.0, 2.0, 3.0), java.util.Arrays.stream(kept[0]).boxed().toList());
+        assertEquals(4, kept[1][0]);
+        assertTrue(Double.isNaN(kept[1][1]), "a round one fork measured stays, NaN where the other did not");
+        assertEquals(6, kept[1][2]);
+        double[][] full = {{1, 2}, {3, 4}};
+        assertTrue(full == Paired.withoutEmptyRounds(full), "a full grid is returned as it is");
+    }
+
     @Test
     void theEstimateIsTheMedianAndSeveralGridsTheirGeometricMean() {
         double[][] a = {{1, 2, 3}, {4, 5, 100}};          // median of the six cells: 3.5
