@@ -105,6 +105,13 @@ public final class GzipIndex {
      * {@code hyperfine -N -r 3}, the same index file; docs/benchmarks/gzip.md), where the scanner's own thread is the
      * limit; on one processor the scanner build runs its two passes one after the other, and speculation cannot pay.
      */
+    /**
+     * Whether {@link #build} decodes with the native engine (ISA-L) where there is one ({@link GzipIndexEngineBuild}:
+     * a serial walk from block end to block end, the block finder on a second thread); {@code
+     * -Dsluice.gzip.index.engine=false} keeps the builds below, for comparison.
+     */
+    static final boolean ENGINE_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.engine"));
+
     static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
             "sluice.gzip.index.speculativeMinThreads", 2);
 
@@ -182,12 +189,21 @@ public final class GzipIndex {
                 return members;
             }
             int cpus = Runtime.getRuntime().availableProcessors();
-            if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
-                return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+            if (ENGINE_BUILD && GzipEngines.nativeInflater()) {
+                return GzipIndexEngineBuild.build(ch, size, spacing, GzipEngines.inflater(), cpus > 1,
+                        () -> buildWithoutEngine(ch, size, spacing, cpus));
             }
-            boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
-            return GzipIndexBuild.build(ch, size, spacing, parallel);
+            return buildWithoutEngine(ch, size, spacing, cpus);
         }
+    }
+
+    /** The build without the native engine: the speculative decoder's walk or the scanner's, by processors and size. */
+    private static GzipIndex buildWithoutEngine(FileChannel ch, long size, long spacing, int cpus) throws IOException {
+        if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
+            return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+        }
+        boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
+        return GzipIndexBuild.build(ch, size, spacing, parallel);
     }
 
     /**
