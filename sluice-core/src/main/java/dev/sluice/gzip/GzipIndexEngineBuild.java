@@ -46,7 +46,7 @@ final class GzipIndexEngineBuild {
      */
     private static final long MIN_GAP = 64;
     /** The finder's search buffer: 4 MiB searched per read, plus what a stored candidate's probe reads past it. */
-    private static final int SEARCH = 4 << 20;
+    static final int SEARCH = 4 << 20;
     private static final int SEARCH_EXTRA = 65_536 + (int) (EngineRest.PROBE_BITS >>> 3) + 64;
     /** Candidates the finder may be ahead of the walk. */
     private static final int AHEAD = 8;
@@ -67,6 +67,8 @@ final class GzipIndexEngineBuild {
     /** The walk's output holder: {@code bytes[0..length)} the window, then the stretch the engine decodes. */
     private final MarkerInflater out = new MarkerInflater();
     private final int cap;
+    /** The bytes the finder searches per read ({@link #SEARCH}; less in tests, to cross many reads). */
+    private final int search;
     private final CRC32 javaCrc = new CRC32();
 
     // The input buffer: file bytes [base, base + limit) in in[0..limit), 16 zero bytes after.
@@ -108,7 +110,8 @@ final class GzipIndexEngineBuild {
     private Finder inline;
     private long pending = -2;
 
-    private GzipIndexEngineBuild(FileChannel ch, long size, long spacing, InflateEngine engine) {
+    private GzipIndexEngineBuild(FileChannel ch, long size, long spacing, InflateEngine engine, int search) {
+        this.search = search;
         this.ch = ch;
         this.size = size;
         this.spacing = spacing;
@@ -127,15 +130,18 @@ final class GzipIndexEngineBuild {
      */
     static GzipIndex build(FileChannel ch, long size, long spacing, InflateEngine engine, boolean twoThreads,
             Fallback fallback) throws IOException {
-        return build(ch, size, spacing, engine, twoThreads, fallback, null);
+        return build(ch, size, spacing, engine, twoThreads, fallback, null, SEARCH);
     }
 
-    /** {@link #build}, with {@code stats} (when not null) given the stretches, refusals and streamed rests. */
+    /**
+     * {@link #build}, with {@code stats} (when not null) given the stretches, refusals and streamed rests, and the
+     * finder searching {@code search} bytes per read.
+     */
     static GzipIndex build(FileChannel ch, long size, long spacing, InflateEngine engine, boolean twoThreads,
-            Fallback fallback, int[] stats) throws IOException {
+            Fallback fallback, int[] stats, int search) throws IOException {
         GzipIndexEngineBuild b;
         try {
-            b = new GzipIndexEngineBuild(ch, size, spacing, engine);
+            b = new GzipIndexEngineBuild(ch, size, spacing, engine, search);
         } catch (RuntimeException | Error e) {
             engine.end();
             throw e;
@@ -464,7 +470,7 @@ final class GzipIndexEngineBuild {
      */
     private final class Finder implements Runnable {
         private final MarkerInflater probe = new MarkerInflater();
-        private final byte[] buf = new byte[SEARCH + SEARCH_EXTRA + 16];
+        private final byte[] buf = new byte[search + SEARCH_EXTRA + 16];
         private long bufBase = -1;
         private int bufLimit;
         private long from;
@@ -501,9 +507,10 @@ final class GzipIndexEngineBuild {
             long fileBits = size << 3;
             while (from < fileBits && !cancelled) {
                 long at = from >>> 3;
-                if (bufBase < 0 || at < bufBase || at + SEARCH_EXTRA > bufBase + bufLimit
+                // Past the searchable part (the buffer less what a probe reads past a candidate) unless at the end.
+                if (bufBase < 0 || at < bufBase || at >= bufBase + bufLimit - SEARCH_EXTRA
                         && bufBase + bufLimit < size) {
-                    bufLimit = GzipIndexBuild.readAt(ch, ByteBuffer.wrap(buf, 0, SEARCH + SEARCH_EXTRA), at);
+                    bufLimit = GzipIndexBuild.readAt(ch, ByteBuffer.wrap(buf, 0, buf.length - 16), at);
                     Arrays.fill(buf, bufLimit, bufLimit + 16, (byte) 0);
                     bufBase = at;
                 }

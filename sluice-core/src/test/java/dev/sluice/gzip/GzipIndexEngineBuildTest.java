@@ -44,16 +44,18 @@ class GzipIndexEngineBuildTest {
         for (GzipIndexTest.Case c : cases) {
             long spacing = r.nextBoolean() ? 1 + r.nextInt(8_000) : 16_384;
             boolean twoThreads = r.nextBoolean();
+            int search = r.nextBoolean() ? GzipIndexEngineBuild.SEARCH : 1 + r.nextInt(20_000); // many reads
             Path gz = tmp.resolve(c.name() + ".gz");
             Files.write(gz, c.gz());
-            String what = c.name() + " spacing " + spacing + " twoThreads " + twoThreads + " seed " + seed;
+            String what = c.name() + " spacing " + spacing + " twoThreads " + twoThreads + " search " + search
+                    + " seed " + seed;
             GzipIndex scan = GzipIndexTest.build(gz, spacing, 0, 0);
             int[] stats = new int[3];
             GzipIndex ix;
             try (FileChannel ch = FileChannel.open(gz)) {
                 ix = GzipIndexEngineBuild.build(ch, ch.size(), spacing, GzipEngines.inflater(), twoThreads, () -> {
                     throw new AssertionError("fell back on a good file: " + what);
-                }, stats);
+                }, stats, search);
             }
             assertEquals(c.data().length, ix.uncompressedSize, what);
             assertArrayEquals(scan.memHeader, ix.memHeader, what);
@@ -177,7 +179,7 @@ class GzipIndexEngineBuildTest {
                             r.nextBoolean(), () -> {
                                 called[0] = true;
                                 return GzipIndexTest.build(f, spacing, 0, 0);
-                            });
+                            }, null, 1 + r.nextInt(GzipIndexEngineBuild.SEARCH));
                 }
             });
             String all = what + ": " + engineFailure + " / " + scanFailure;
