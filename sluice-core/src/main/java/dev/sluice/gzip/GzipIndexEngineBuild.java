@@ -96,18 +96,22 @@ final class GzipIndexEngineBuild {
     private int refusals;
     private int streamed;
 
-    // Shared with the finder thread, under this object's lock.
-    private final long[] queue = new long[AHEAD];
-    private int qHead;
-    private int qCount;
-    private boolean finderDone;
+    // The searches, shared with the finder thread under this object's lock: search k looks from the bit
+    // nextTarget had when it was claimed; the walk takes their results in order.
+    private final long[] results = new long[AHEAD];
+    private final boolean[] ready = new boolean[AHEAD];
+    private long nextTask;
+    private long consumed;
+    private long nextTarget;
+    /** A search found no candidate before the file's end: later ones would not either. */
+    private boolean ended;
     private Throwable finderFailure;
     private volatile boolean cancelled;
-    /** Compressed bits per output byte, smoothed over the last stretches: the finder's step. */
+    /** Compressed bits per output byte, smoothed over the last stretches: the distance between search starts. */
     private volatile double bitsPerByte = 8 / 3.0;
 
-    // The caller's view of the candidates.
-    private Finder inline;
+    /** The walk's own searcher (for the searches it takes on while it would otherwise wait). */
+    private Finder mine;
     private long pending = -2;
 
     private GzipIndexEngineBuild(FileChannel ch, long size, long spacing, InflateEngine engine, int search) {
@@ -171,14 +175,14 @@ final class GzipIndexEngineBuild {
             throw new EOFException("empty file");
         }
         long deflate = member(0);
+        nextTarget = (deflate << 3) + step();
+        mine = new Finder();
         Thread t = null;
-        Finder finder = new Finder(deflate << 3);
         if (twoThreads) {
-            t = new Thread(finder, "sluice-gzip-index-find");
+            Finder finder = new Finder();
+            t = new Thread(() -> searches(finder), "sluice-gzip-index-find");
             t.setDaemon(true);
             t.start();
-        } else {
-            inline = finder;
         }
         try {
             walkMembers(deflate << 3);
@@ -411,99 +415,115 @@ final class GzipIndexEngineBuild {
         limit = n;
     }
 
-    /** The first candidate at or after bit {@code min} (the one kept from before, or the finder's next), or -1. */
+    /** The first candidate at or after bit {@code min} (the one kept from before, or the next search's), or -1. */
     private long candidate(long min) throws IOException {
         while (pending != -1 && pending < min) {
-            pending = inline != null ? inline.next() : take();
+            pending = take();
         }
         return pending;
     }
 
-    private synchronized long take() throws IOException {
-        while (qCount == 0 && !finderDone) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while building a gzip index");
+    /** The next search's candidate (-1: none before the file's end), searching itself rather than waiting. */
+    private long take() throws IOException {
+        long[] task = new long[1];
+        while (true) {
+            long target;
+            synchronized (this) {
+                int i = (int) (consumed % AHEAD);
+                if (ready[i]) {
+                    ready[i] = false;
+                    consumed++;
+                    notifyAll();
+                    return results[i];
+                }
+                Throwable f = finderFailure;
+                if (f instanceof IOException) {
+                    throw (IOException) f;
+                } else if (f instanceof RuntimeException) {
+                    throw (RuntimeException) f;
+                } else if (f instanceof Error) {
+                    throw (Error) f;
+                }
+                target = claim(task);
+                if (target == -2) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new InterruptedIOException("interrupted while building a gzip index");
+                    }
+                    continue;
+                }
             }
+            publish(task[0], mine.search(target));
         }
-        if (qCount == 0) {
-            if (finderFailure instanceof IOException) {
-                throw (IOException) finderFailure;
-            } else if (finderFailure instanceof RuntimeException) {
-                throw (RuntimeException) finderFailure;
-            } else if (finderFailure instanceof Error) {
-                throw (Error) finderFailure;
-            }
-            return -1;
-        }
-        long s = queue[qHead];
-        qHead = (qHead + 1) % AHEAD;
-        qCount--;
-        notifyAll();
-        return s;
-    }
-
-    /** Queues a candidate; false once the walk is over. */
-    private synchronized boolean put(long s) {
-        while (qCount == AHEAD && !cancelled) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                return false;
-            }
-        }
-        if (cancelled) {
-            return false;
-        }
-        queue[(qHead + qCount) % AHEAD] = s;
-        qCount++;
-        notifyAll();
-        return true;
     }
 
     /**
-     * The candidate search: each candidate the first plausible block start at least the estimated distance of
-     * {@code spacing} output bytes after the last one, over the file's compressed bytes (whatever members they
-     * belong to: the walk skips those it has passed).
+     * Claims the next search (its number into {@code task[0]}) and returns its first bit; -2 where {@link #AHEAD}
+     * searches are ahead of the walk already, or the searches have reached the file's end.
      */
-    private final class Finder implements Runnable {
+    private synchronized long claim(long[] task) {
+        if (cancelled || ended || nextTask - consumed >= AHEAD) {
+            return -2;
+        }
+        task[0] = nextTask++;
+        long t = nextTarget;
+        nextTarget = t + step();
+        return t;
+    }
+
+    private synchronized void publish(long task, long s) {
+        int i = (int) (task % AHEAD);
+        results[i] = s;
+        ready[i] = true;
+        if (s < 0) {
+            ended = true;
+        }
+        notifyAll();
+    }
+
+    /** The distance between search starts: {@code spacing} output bytes at the ratio so far. */
+    private long step() {
+        return Math.max(MIN_GAP, (long) (spacing * bitsPerByte));
+    }
+
+    /** The finder thread: searches ahead of the walk until it is over. */
+    private void searches(Finder finder) {
+        long[] task = new long[1];
+        try {
+            while (true) {
+                long target;
+                synchronized (this) {
+                    while ((target = claim(task)) == -2 && !cancelled && !ended) {
+                        wait();
+                    }
+                }
+                if (target == -2) {
+                    return;
+                }
+                publish(task[0], finder.search(target));
+            }
+        } catch (Throwable e) {
+            synchronized (this) {
+                finderFailure = e;
+                notifyAll();
+            }
+        }
+    }
+
+    /**
+     * One searcher's state: the first plausible block start at or after a bit, over the file's compressed bytes
+     * (whatever members they belong to: the walk skips those it has passed). Each thread has its own.
+     */
+    private final class Finder {
         private final MarkerInflater probe = new MarkerInflater();
         private final byte[] buf = new byte[search + SEARCH_EXTRA + 16];
         private long bufBase = -1;
         private int bufLimit;
-        private long from;
 
-        Finder(long firstBit) {
-            this.from = firstBit + step();
-        }
-
-        private long step() {
-            return Math.max(MIN_GAP, (long) (spacing * bitsPerByte));
-        }
-
-        @Override
-        public void run() {
-            Throwable failure = null;
-            try {
-                for (long s; !cancelled && (s = next()) >= 0; ) {
-                    if (!put(s)) {
-                        break;
-                    }
-                }
-            } catch (Throwable e) {
-                failure = e;
-            }
-            synchronized (GzipIndexEngineBuild.this) {
-                finderFailure = failure;
-                finderDone = true;
-                GzipIndexEngineBuild.this.notifyAll();
-            }
-        }
-
-        /** The next candidate, or -1 at the file's end. */
-        long next() throws IOException {
+        /** The first candidate at or after bit {@code from}, or -1 at the file's end (or once the walk is over). */
+        long search(long from) throws IOException {
             long fileBits = size << 3;
             while (from < fileBits && !cancelled) {
                 long at = from >>> 3;
@@ -519,16 +539,13 @@ final class GzipIndexEngineBuild {
                 long end = last ? (long) bufLimit << 3 : (long) (bufLimit - SEARCH_EXTRA) << 3;
                 long s = EngineRest.firstPlausible(probe, buf, bufLimit, from - rel, end);
                 if (s >= 0) {
-                    s += rel;
-                    from = s + step();
-                    return s;
+                    return s + rel;
                 }
                 from = rel + end;
                 if (last) {
                     break;
                 }
             }
-            from = fileBits;
             return -1;
         }
     }
