@@ -329,7 +329,7 @@ final class EngineRest {
     static final long PROBE_BITS = 8L << 13;
 
     /** True if the candidate at {@code bit} is a stored block's (three zero bits), not a dynamic block's. */
-    private static boolean storedAt(byte[] in, long bit) {
+    static boolean storedAt(byte[] in, long bit) {
         return ((in[(int) (bit >>> 3)] & 0xff | (in[(int) (bit >>> 3) + 1] & 0xff) << 8) >>> (bit & 7) & 7) == 0;
     }
 

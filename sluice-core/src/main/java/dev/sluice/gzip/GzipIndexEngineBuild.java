@@ -242,8 +242,9 @@ final class GzipIndexEngineBuild {
                     refusedInRow = 0;
                     stretch(rest.crc);
                     bitsPerByte = (bitsPerByte + (double) (s - p) / Math.max(1, out.length - rest.from)) / 2;
-                    if (u - lastEntryU >= spacing) {
-                        checkpoint(s);
+                    long end = exactEnd(s - rel);
+                    if (end >= 0 && u - lastEntryU >= spacing) {
+                        checkpoint(end + rel);
                     }
                     slide();
                     p = s;
@@ -270,6 +271,22 @@ final class GzipIndexEngineBuild {
             }
             p = member(next) << 3;
         }
+    }
+
+    /**
+     * The bit of {@code in} where a block starts with the output so far, for a stretch that ended at the candidate
+     * {@code s}, or -1: a checkpoint is also where a read through the index stops, so its bit must be the one a
+     * decoder ends a block at. A dynamic candidate is that bit; a stored one may lie anywhere in its header's zero
+     * bits and padding (decoding from it is the same, see {@link EngineRest}), so an empty stored block (a flush's,
+     * as every pigz block ends) gives the next block's start after its LEN and NLEN, and one holding data gives
+     * none.
+     */
+    private long exactEnd(long s) {
+        if (!EngineRest.storedAt(in, s)) {
+            return s;
+        }
+        int b = (int) ((s + 3 + 7) >>> 3);
+        return in[b] == 0 && in[b + 1] == 0 ? (long) (b + 4) << 3 : -1;
     }
 
     /** The engine's last stretch, {@code out.bytes[rest.from..out.length)}, with {@code crc} its CRC32 or -1. */
@@ -436,14 +453,7 @@ final class GzipIndexEngineBuild {
                     notifyAll();
                     return results[i];
                 }
-                Throwable f = finderFailure;
-                if (f instanceof IOException) {
-                    throw (IOException) f;
-                } else if (f instanceof RuntimeException) {
-                    throw (RuntimeException) f;
-                } else if (f instanceof Error) {
-                    throw (Error) f;
-                }
+                GzipIndexBuild.rethrow(finderFailure);
                 target = claim(task);
                 if (target == -2) {
                     try {
