@@ -19,7 +19,10 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} takes them, with two processors or more and a file of 8 MiB or more, from the
+ *       {@link #build(Path)} takes them, where the native engine (ISA-L) is bound, from a serial walk with ISA-L
+ *       decoding every byte from block end to block end, the block finder proposing each next end on a second thread
+ *       ({@code GzipIndexEngineBuild}; {@code -Dsluice.gzip.index.engine=false} turns it off); otherwise, with two
+ *       processors or more and a file of 8 MiB or more, from the
  *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
  *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
  *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
@@ -169,9 +172,11 @@ public final class GzipIndex {
     }
 
     /**
-     * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
-     * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
-     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or on one processor);
+     * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at a block boundary at least
+     * {@code spacing} uncompressed bytes after the previous one (the first such without ISA-L; and at every member
+     * start). With ISA-L, one
+     * thread decodes and a second searches block starts (see the class comment); without, decodes on every
+     * processor (one thread, or two beside zlib, for a file under 8 MiB or on one processor);
      * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
      * the last member (zeros or garbage) ends the index.
      *

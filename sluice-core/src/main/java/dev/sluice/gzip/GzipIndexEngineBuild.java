@@ -12,16 +12,17 @@ import java.util.zip.ZipException;
 
 /**
  * Builds the checkpoints of a {@link GzipIndex} with the stream's native engine (ISA-L) doing every byte of the decode,
- * in one serial walk from checkpoint to checkpoint (issue 32's {@code sluice index} line): from a verified block
+ * in one serial walk from block end to block end (issue 32's {@code sluice index} line): from a verified block
  * boundary P, whose 32 KiB window is known (empty at a member's start), the {@link BlockFinder} proposes the first
- * plausible block start S about {@code spacing} output bytes further (the compressed distance estimated from the ratio
- * so far), and {@link EngineRest#decodeTo} decodes P..S with the window as dictionary and its crafted end after S:
- * taken, S is a true block boundary, the output exact, its last 32 KiB S's window, and S a checkpoint if it is at least
- * {@code spacing} bytes after the previous one or its member's start ({@link GzipIndexBuild}'s rule); refused (a false
- * candidate), the next candidate is tried from P again. A member that ends before S is checked there (CRC32 and ISIZE,
- * {@link MemberCheck#trailer}) and the walk goes on at the next member's header with an empty window. The finder needs
- * only compressed bytes, so it runs ahead on a second thread (a few candidates, each after the last plus the
- * estimated distance) while the engine decodes; with one processor both run on the caller.
+ * plausible block start S at or after the next search target (targets lie {@code spacing} output bytes apart at the
+ * compressed ratio so far, so each search is independent of the others' results), and {@link EngineRest#decodeTo}
+ * decodes P..S with the window as dictionary and its crafted end after S: taken, S is a true block boundary, the
+ * output exact, its last 32 KiB S's window, and S a checkpoint if it is at least {@code spacing} bytes after the
+ * previous one or its member's start ({@link GzipIndexBuild}'s rule; see {@link #exactEnd} for a stored candidate);
+ * refused (a false candidate), the next candidate is tried from P again. A member that ends before S is checked there
+ * (CRC32 and ISIZE, {@link MemberCheck#trailer}) and the walk goes on at the next member's header with an empty
+ * window. The searches need only compressed bytes: a finder thread claims them up to {@link #AHEAD} ahead of the walk,
+ * and the walk, rather than wait for one, claims the next itself; with one processor the walk does them all.
  *
  * <p>Where the walk cannot go on by candidates (none left before the file's end, one too far for the input buffer,
  * refused {@link #TRIES} times in a row, or an output past the cap), the rest of the member is decoded in one stream
@@ -32,9 +33,10 @@ import java.util.zip.ZipException;
  * member (zeros, garbage, anything not starting with the gzip magic) ends the index, as for the scanner's build.
  *
  * <p>Memory: the input buffer ({@code max(32 MiB, 2 x spacing)}, at most 1 GiB), the decoded bytes of one stretch
- * (about {@code spacing} and at most {@link #cap}), the finder's 4 MiB buffer, the engine's native blocks, and the
- * windows (32 KiB per checkpoint). Thread-safety: one build per instance, on the caller's thread and the finder's; the
- * two share only the candidate queue and the ratio, under this object's lock.
+ * (about {@code spacing}, at most {@code max(64 MiB, 8 x spacing)}, at most 1 GiB), two searchers' 4 MiB buffers, the
+ * engine's native blocks, and the windows (32 KiB per checkpoint). Thread-safety: one build per instance, on the
+ * caller's thread and the finder's, which share only the searches' state (under this object's lock) and the ratio
+ * (volatile); the finder ends with the build, whatever its outcome.
  */
 final class GzipIndexEngineBuild {
     private static final int WINDOW = GzipIndexBuild.WINDOW;
