@@ -131,7 +131,7 @@ final class EngineRest {
 
     /**
      * One handoff with a stop of the caller's choosing, for a walk that decodes from block end to block end with the
-     * engine alone ({@link GzipIndexEngineBuild}): decodes {@code in[0..limit)} from bit {@code at} (a block boundary
+     * engine alone (the index's engine build): decodes {@code in[0..limit)} from bit {@code at} (a block boundary
      * whose preceding bytes are {@code dict[dictOff..dictOff+dictLen)}) to the candidate {@code stop}, or with
      * {@code stop} -1 to the member's end within the input, into {@code m.bytes} from {@code m.length} (at most
      * {@code cap} bytes there in all). Returns {@link MarkerInflater#BOUNDARY} ({@code stop} is a block boundary:
@@ -293,7 +293,7 @@ final class EngineRest {
 
     /**
      * The first {@link BlockFinder} candidate in {@code [from, end)} of {@code in[0..limit)} that {@link #plausible}
-     * passes, or -1: the one search for a stop, used by this class and by {@link GzipIndexEngineBuild}'s finder.
+     * passes, or -1: the one search for a stop, used by this class and by the index's engine build.
      * {@code probe} is the caller's own decoder (not one in the middle of a decode); {@code in} needs 16 bytes after
      * {@code limit}, as for {@link BlockFinder#next}.
      */
