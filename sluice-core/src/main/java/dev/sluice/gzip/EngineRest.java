@@ -126,8 +126,28 @@ final class EngineRest {
         return r;
     }
 
-    /** {@link #run}'s result where the stop looks false: another candidate may do. */
-    private static final int REFUSED = -2;
+    /** {@link #run}'s and {@link #decodeTo}'s result where the stop looks false: another candidate may do. */
+    static final int REFUSED = -2;
+
+    /**
+     * One handoff with a stop of the caller's choosing, for a walk that decodes from block end to block end with the
+     * engine alone (the index's engine build): decodes {@code in[0..limit)} from bit {@code at} (a block boundary
+     * whose preceding bytes are {@code dict[dictOff..dictOff+dictLen)}) to the candidate {@code stop}, or with
+     * {@code stop} -1 to the member's end within the input, into {@code m.bytes} from {@code m.length} (at most
+     * {@code cap} bytes there in all). Returns {@link MarkerInflater#BOUNDARY} ({@code stop} is a block boundary:
+     * {@code m.endBit} there), {@link MarkerInflater#MEMBER_END} (the member's final block ended first, at the byte
+     * before {@code m.endBit}), with {@code m.length}, {@link #from} and {@link #crc} set as by {@link #tryRest};
+     * {@link #REFUSED} (the stop is no block boundary of this data, or the data is bad), or {@link #NO} (past
+     * {@code cap}, or the input ran out before the member's end).
+     */
+    int decodeTo(MarkerInflater m, byte[] in, int limit, long at, long stop, byte[] dict, int dictOff, int dictLen,
+            int cap) {
+        this.in = in;
+        this.limit = limit;
+        this.stop = stop;
+        this.from = -1;
+        return run(m, at, dict, dictOff, dictLen, cap);
+    }
 
     private int run(MarkerInflater m, long at, byte[] dict, int dictOff, int dictLen, int cap) {
         InflateEngine e = engine;
@@ -147,7 +167,7 @@ final class EngineRest {
         int tailLen = 0;
         int markLen = stop >= 0 ? MARK : 0; // the bytes of the mark the output ends with where it stops at the stop
         if (stop >= 0) {
-            if (storedAt(stop)) {
+            if (storedAt(in, stop)) {
                 midTo = (int) ((stop + 3 + 7) >>> 3);
                 tailLen = storedTail();
             } else {
@@ -268,9 +288,19 @@ final class EngineRest {
         if (probe == null) {
             probe = new MarkerInflater();
         }
-        for (long from = searchFrom; from < end; ) {
+        return firstPlausible(probe, in, limit, searchFrom, end);
+    }
+
+    /**
+     * The first {@link BlockFinder} candidate in {@code [from, end)} of {@code in[0..limit)} that {@link #plausible}
+     * passes, or -1: the one search for a stop, used by this class and by the index's engine build.
+     * {@code probe} is the caller's own decoder (not one in the middle of a decode); {@code in} needs 16 bytes after
+     * {@code limit}, as for {@link BlockFinder#next}.
+     */
+    static long firstPlausible(MarkerInflater probe, byte[] in, int limit, long from, long end) {
+        while (from < end) {
             long s = BlockFinder.next(probe, in, limit, from, end);
-            if (s < 0 || plausible(s)) {
+            if (s < 0 || plausible(probe, in, limit, s)) {
                 return s;
             }
             from = s + 1;
@@ -282,10 +312,11 @@ final class EngineRest {
      * False for a stored-block candidate that does not decode on for {@link #PROBE_BITS} past its data: the finder's
      * stored filter (three zero bits, LEN and NLEN complements) passes random bits about once every 2^19 bits, tens
      * of times in a 4 MiB chunk, often before its first true block start, and ISA-L would find out only after decoding
-     * the whole chunk to it. A dynamic candidate has passed the full header check already.
+     * the whole chunk to it. A dynamic candidate has passed the full header check already. (A true stored block
+     * closer than that to {@code limit} is refused too: the caller's input must reach past its candidates.)
      */
-    private boolean plausible(long s) {
-        if (!storedAt(s)) {
+    private static boolean plausible(MarkerInflater probe, byte[] in, int limit, long s) {
+        if (!storedAt(in, s)) {
             return true;
         }
         int b = (int) ((s + 3 + 7) >>> 3);
@@ -295,10 +326,10 @@ final class EngineRest {
     }
 
     /** How far a stored candidate must decode on past its data: 8 KiB of input, a few blocks. */
-    private static final long PROBE_BITS = 8L << 13;
+    static final long PROBE_BITS = 8L << 13;
 
     /** True if the candidate at {@code bit} is a stored block's (three zero bits), not a dynamic block's. */
-    private boolean storedAt(long bit) {
+    static boolean storedAt(byte[] in, long bit) {
         return ((in[(int) (bit >>> 3)] & 0xff | (in[(int) (bit >>> 3) + 1] & 0xff) << 8) >>> (bit & 7) & 7) == 0;
     }
 

@@ -19,7 +19,11 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} takes them, with two processors or more and a file of 8 MiB or more, from the
+ *       {@link #build(Path)} takes them, where the native engine (ISA-L) is bound, from a serial walk with ISA-L
+ *       decoding every byte from block end to block end, the block finder proposing each next end on a second thread
+ *       ({@code GzipIndexEngineBuild}, at spacings of 1 MiB or more; {@code -Dsluice.gzip.index.engine=false} turns it
+ *       off); otherwise, with two
+ *       processors or more and a file of 8 MiB or more, from the
  *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
  *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
  *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
@@ -105,6 +109,21 @@ public final class GzipIndex {
      * {@code hyperfine -N -r 3}, the same index file; docs/benchmarks/gzip.md), where the scanner's own thread is the
      * limit; on one processor the scanner build runs its two passes one after the other, and speculation cannot pay.
      */
+    /**
+     * Whether {@link #build} decodes with the native engine (ISA-L) where there is one ({@link GzipIndexEngineBuild}:
+     * a serial walk from block end to block end, the block finder on a second thread); {@code
+     * -Dsluice.gzip.index.engine=false} keeps the builds below, for comparison.
+     */
+    static final boolean ENGINE_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.engine"));
+
+    /**
+     * The smallest spacing {@link #build} takes the engine build for: it runs one block-finder search per stretch
+     * (about 1 ms each), so its cost grows as the spacing shrinks, while the builds below cost the same at any
+     * spacing. Measured only at the default (1 MiB: 2.59 s against 3.53 s for the 1.1 GB pigz file on 2 cores); at a
+     * spacing of 1 byte a 350 KB file took 44 s (a search every 64 bits; IndexSplitTest, 2026-11-28).
+     */
+    static final long ENGINE_MIN_SPACING = DEFAULT_SPACING;
+
     static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
             "sluice.gzip.index.speculativeMinThreads", 2);
 
@@ -162,9 +181,11 @@ public final class GzipIndex {
     }
 
     /**
-     * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at the first block boundary at
-     * least {@code spacing} uncompressed bytes after the previous one (and at every member start). Decodes on every
-     * processor (see the class comment; one thread, or two beside zlib, for a file under 8 MiB or on one processor);
+     * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at a block boundary at least
+     * {@code spacing} uncompressed bytes after the previous one (the first such without ISA-L; and at every member
+     * start). With ISA-L, one
+     * thread decodes and a second searches block starts (see the class comment); without, decodes on every
+     * processor (one thread, or two beside zlib, for a file under 8 MiB or on one processor);
      * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
      * the last member (zeros or garbage) ends the index.
      *
@@ -182,12 +203,21 @@ public final class GzipIndex {
                 return members;
             }
             int cpus = Runtime.getRuntime().availableProcessors();
-            if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
-                return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+            if (ENGINE_BUILD && spacing >= ENGINE_MIN_SPACING && GzipEngines.nativeInflater()) {
+                return GzipIndexEngineBuild.build(ch, size, spacing, GzipEngines.inflater(), cpus > 1,
+                        () -> buildWithoutEngine(ch, size, spacing, cpus));
             }
-            boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
-            return GzipIndexBuild.build(ch, size, spacing, parallel);
+            return buildWithoutEngine(ch, size, spacing, cpus);
         }
+    }
+
+    /** The build without the native engine: the speculative decoder's walk or the scanner's, by processors and size. */
+    private static GzipIndex buildWithoutEngine(FileChannel ch, long size, long spacing, int cpus) throws IOException {
+        if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
+            return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
+        }
+        boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);
+        return GzipIndexBuild.build(ch, size, spacing, parallel);
     }
 
     /**

@@ -173,7 +173,11 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
     }
 
     private void checkScan() throws IOException {
-        Throwable f = scanFailure;
+        rethrow(scanFailure);
+    }
+
+    /** Throws {@code f}, another thread's failure, as it was (null: nothing). */
+    static void rethrow(Throwable f) throws IOException {
         if (f instanceof IOException) {
             throw (IOException) f;
         } else if (f instanceof RuntimeException) {
