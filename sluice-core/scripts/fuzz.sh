@@ -20,7 +20,7 @@ else
 fi
 
 extra=()
-i=3
+i=4
 for a in ${FUZZ_ARGS:-}; do
   extra+=("-Djazzer.internal.arg.$i=$a")
   i=$((i + 1))
@@ -31,10 +31,10 @@ mvn -B -ntp -q -o -pl sluice-core test-compile
 status=0
 for t in "${targets[@]}"; do
   echo "== fuzzing $t for $minutes min"
-  # The pom's fuzz execution with no run limit and a time limit; its basedir is the module, so findings land in
-  # the committed inputs directory rather than under target/.
+  # The pom's fuzz execution with no run limit, a time limit and a fresh random seed (-seed=0); its basedir is the
+  # module, so findings land in the committed inputs directory rather than under target/.
   if ! JAZZER_FUZZ=1 mvn -B -ntp -o -pl sluice-core surefire:test@fuzz -Dtest="$t" -Dsurefire.failIfNoSpecifiedTests=false \
-      -Dfuzz.runs=-1 -Djazzer.internal.arg.2="-max_total_time=$((minutes * 60))" \
+      -Dfuzz.runs=-1 -Dfuzz.seed=0 -Djazzer.internal.arg.3="-max_total_time=$((minutes * 60))" \
       -Djazzer.internal.basedir="$module" "${extra[@]}"; then
     echo "== $t: FAILED (a finding, if any, is in $module/src/test/resources/.../${t}Inputs/fuzz/)" >&2
     status=1

@@ -129,7 +129,17 @@ public final class GzipMembers {
      * that walks members without decoding them (this class's readers, and the index's member table and scanner).
      */
     static Member readHeader(Bytes in, long offset) throws IOException {
-        return parse(in, offset, null);
+        return parse(in, offset, null, false);
+    }
+
+    /**
+     * Reads the whole header at {@code offset} from {@code in} as a decoder does ({@link GzipInputStream}, and every
+     * strategy that decodes in its place): as {@link #readHeader}, except that an extra field that is not a list of
+     * subfields is passed over, as {@link #member(long, int, byte[])} says, so that every decoding path gives one
+     * verdict on such a header.
+     */
+    static Member readDecoderHeader(Bytes in, long offset) throws IOException {
+        return parse(in, offset, null, true);
     }
 
     /**
@@ -138,7 +148,7 @@ public final class GzipMembers {
      */
     static int headerLength(Bytes in, long offset) throws IOException {
         int[] length = new int[1];
-        parse(in, offset, length);
+        parse(in, offset, length, false);
         return length[0];
     }
 
@@ -147,8 +157,11 @@ public final class GzipMembers {
         return headerLength(new ChannelBytes(ch, offset), offset);
     }
 
-    /** {@link #readHeader}, also storing the header's length in {@code length[0]} when {@code length} is not null. */
-    private static Member parse(Bytes in, long offset, int[] length) throws IOException {
+    /**
+     * {@link #readHeader} ({@link #readDecoderHeader} if {@code decoder}), also storing the header's length in
+     * {@code length[0]} when {@code length} is not null.
+     */
+    private static Member parse(Bytes in, long offset, int[] length, boolean decoder) throws IOException {
         int id1 = in.read();
         int id2 = in.read();
         int cm = in.read();
@@ -171,7 +184,7 @@ public final class GzipMembers {
                 extra[i] = (byte) in.read();
             }
             headerLength += 2 + extra.length;
-            sizes = sizes(extra, offset);
+            sizes = decoder ? decoderSizes(extra, offset) : sizes(extra, offset);
         }
         if ((flg & GzipHeader.FNAME) != 0) {
             headerLength += skipString(in, offset, "FNAME");
@@ -271,8 +284,13 @@ public final class GzipMembers {
      * what walks members by their subfields refuses it. Impossible sizes in a well-formed size subfield still throw.
      */
     static Member member(long offset, int headerLength, byte[] extra) throws ZipException {
-        long[] sizes = extra == null || !tiles(extra) ? null : sizes(extra, offset);
+        long[] sizes = extra == null ? null : decoderSizes(extra, offset);
         return sizes == null ? null : member(offset, headerLength, sizes);
+    }
+
+    /** A decoder's view of an extra field: its size subfield's {@link #sizes}, or null if it is not a list of subfields. */
+    private static long[] decoderSizes(byte[] extra, long offset) throws ZipException {
+        return tiles(extra) ? sizes(extra, offset) : null;
     }
 
     /** True if the subfields of an FEXTRA payload fill it exactly. */

@@ -315,7 +315,7 @@ final class Piece {
     private int header(int at, int end, Segment seg) throws IOException {
         HeaderBytes bytes = new HeaderBytes(at, end);
         seg.nextHeader = offset + at - ROOM;
-        seg.nextClaim = GzipMembers.readHeader(bytes, seg.nextHeader);
+        seg.nextClaim = GzipMembers.readDecoderHeader(bytes, seg.nextHeader);
         int length = bytes.next - at;
         seg.nextHeaderLength = length;
         if ((in[at + 3] & GzipHeader.FHCRC) != 0) {

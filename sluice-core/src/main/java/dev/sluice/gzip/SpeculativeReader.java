@@ -46,7 +46,7 @@ import dev.sluice.internal.Defaults;
  * ISA-L or zlib), on the caller's thread, which gives exactly the one-thread path's bytes and exception: where ISA-L
  * accepts an incomplete code whose missing codewords are not used, so does this path. The end of each member is
  * checked here (CRC32, ISIZE, size subfields, through {@link MemberCheck}), its trailer and the next header read
- * with {@link GzipMembers#readHeader}; what follows the last member passes as zeros or is trailing garbage, as
+ * with {@link GzipMembers#readDecoderHeader}; what follows the last member passes as zeros or is trailing garbage, as
  * {@link GzipInputStream} judges it.
  *
  * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
@@ -950,7 +950,7 @@ final class SpeculativeReader implements ChunkSource {
             return;
         }
         HeaderBytes hb = new HeaderBytes(h, id1, id2);
-        GzipMembers.Member claim = GzipMembers.readHeader(hb, h);
+        GzipMembers.Member claim = GzipMembers.readDecoderHeader(hb, h);
         byte[] header = hb.bytes.toByteArray();
         int length = header.length;
         if ((header[3] & GzipHeader.FHCRC) != 0) {
@@ -973,7 +973,7 @@ final class SpeculativeReader implements ChunkSource {
         state = DEFLATE;
     }
 
-    /** The input from {@link #next} on, for {@link GzipMembers#readHeader}. */
+    /** The input from {@link #next} on, for {@link GzipMembers#readDecoderHeader}. */
     private final class HeaderBytes implements GzipMembers.Bytes {
         long next;
         /** The header's bytes as read (the walk never reads back: the chunks before it are gone). */

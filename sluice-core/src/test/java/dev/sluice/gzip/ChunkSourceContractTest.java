@@ -72,6 +72,15 @@ class ChunkSourceContractTest {
         in.add(new Input("SL then a lone 0x1f", cat(sl, new byte[] {0x1f})));
         in.add(new Input("SL then a cut header", cat(sl, new byte[] {0x1f, (byte) 0x8b, 8, 0, 0})));
         in.add(new Input("plain then garbage", cat(plain, new byte[] {9})));
+        // Extra fields that are not lists of subfields (a subfield's head, or its data, runs past XLEN): a decoder
+        // passes over them (RFC 1952), first member or later, though an index builder refuses them.
+        for (byte[] extra : List.of(new byte[] {'a', 'b'}, new byte[] {'x', 'y', 2, 0x43, 5, 6})) {
+            byte[] odd = TestData.member(GzipHeader.builder().extra(extra).build(), data, 6);
+            String what = "extra field of " + extra.length + " bytes, not subfields";
+            in.add(new Input(what, odd));
+            in.add(new Input("SL, " + what + ", SL", cat(sl, odd, sl)));
+            in.add(new Input("plain, " + what, cat(plain, odd)));
+        }
         for (byte[] gz : List.of(sl, bgzf, plain)) {
             String kind = gz == sl ? "SL" : gz == bgzf ? "BGZF" : "plain";
             for (int i = 0; i < 4; i++) {

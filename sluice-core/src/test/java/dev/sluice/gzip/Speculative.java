@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * Test adapter: runs {@link SpeculativeReader} over a whole gzip input (its first header parsed here with
- * {@link GzipMembers#readHeader}, as GzipInputStream would hand over) and, beside it, the one-thread
+ * {@link GzipMembers#readDecoderHeader}, as GzipInputStream would hand over) and, beside it, the one-thread
  * {@link GzipInputStream}; each gives its bytes and the exception it ended with.
  */
 final class Speculative {
@@ -30,7 +30,7 @@ final class Speculative {
             Consumer<SpeculativeReader> setup) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int hl = headerLength(gz);
-        GzipMembers.Member claim = GzipMembers.readHeader(new Bytes(gz), 0);
+        GzipMembers.Member claim = GzipMembers.readDecoderHeader(new Bytes(gz), 0);
         int lim = (int) Math.min(gz.length, (long) hl + ahead);
         SpeculativeReader r = new SpeculativeReader(threads, new ByteArrayInputStream(gz, lim, gz.length - lim), gz,
                 hl, lim, 0, claim, ignoreGarbage, chunk);
@@ -52,11 +52,11 @@ final class Speculative {
 
     /**
      * The first member's header length, checked as GzipInputStream checks it before it would hand over (its fields
-     * through {@link GzipMembers#readHeader}, and FHCRC).
+     * through {@link GzipMembers#readDecoderHeader}, and FHCRC).
      */
     static int headerLength(byte[] gz) throws IOException {
         Bytes b = new Bytes(gz);
-        GzipMembers.readHeader(b, 0);
+        GzipMembers.readDecoderHeader(b, 0);
         int hl = b.at;
         if ((gz[3] & GzipHeader.FHCRC) != 0) {
             java.util.zip.CRC32 c = new java.util.zip.CRC32();

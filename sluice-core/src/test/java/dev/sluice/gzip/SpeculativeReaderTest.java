@@ -226,6 +226,32 @@ class SpeculativeReaderTest {
         }
     }
 
+    /**
+     * CI's fuzzing found this shape (XLEN 768, a first subfield whose LEN 17154 runs past it): an extra field that is
+     * not a list of subfields, in the first member the stream hands over and in a later one that the reader parses
+     * itself. The one-thread stream passes over it (RFC 1952), so the reader must too, at every chunk size.
+     */
+    @Test
+    void extraFieldsThatAreNotSubfieldsAreReadPastAsOnOneThread() throws Exception {
+        byte[] extra = new byte[768];
+        extra[0] = 'Z';
+        extra[1] = 'Z';
+        GzipMembers.putLe(extra, 2, 17154, 2);
+        byte[] data = TestData.text(new Random(7), 50_000);
+        byte[] odd = TestData.member(GzipHeader.builder().extra(extra).build(), data, 6);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(odd);
+        b.write(gzip(data));
+        b.write(odd);
+        byte[] gz = b.toByteArray();
+        Speculative.Outcome want = Speculative.serial(gz, false);
+        assertEquals(null, want.failure());
+        assertEquals(3 * data.length, want.bytes().length);
+        for (int chunk : new int[] {17, 4096, 1 << 20}) {
+            same(gz, 2, chunk, 0, false, "chunk " + chunk);
+        }
+    }
+
     @Test
     void speculationIsUsedOnOrdinaryGzip() throws Exception {
         Random r = new Random(42);
