@@ -472,8 +472,8 @@ final class GzipIndexEngineBuild {
      * stretch finds the same candidate again. So targets never fall behind {@link #floor} (the last candidate found,
      * the walk's position), and where the step is shorter than twice the usual stretch (small spacings: a target
      * every block or more often), searches run one at a time, each from {@code MIN_GAP} past the last one's
-     * candidate, so that together they read each bit once; at the default spacing, where the step is hundreds of
-     * times the stretch, two threads search ahead side by side.
+     * candidate, so that together they read each bit at most once; at the default spacing, where the step is some 16
+     * times the stretch (large.gz), two threads search ahead side by side.
      */
     private synchronized long claim(long[] task) {
         if (cancelled || ended || nextTask - consumed >= AHEAD) {
