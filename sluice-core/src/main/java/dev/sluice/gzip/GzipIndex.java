@@ -117,12 +117,18 @@ public final class GzipIndex {
     static final boolean ENGINE_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.engine"));
 
     /**
-     * The smallest spacing {@link #build} takes the engine build for: it runs one block-finder search per stretch
-     * (about 1 ms each), so its cost grows as the spacing shrinks, while the builds below cost the same at any
-     * spacing. Measured only at the default (1 MiB: 2.59 s against 3.53 s for the 1.1 GB pigz file on 2 cores); at a
-     * spacing of 1 byte a 350 KB file took 44 s (a search every 64 bits; IndexSplitTest, 2026-11-28).
+     * The smallest spacing {@link #build} takes the engine build for ({@code -Dsluice.gzip.index.engineMinSpacing=},
+     * default 1 MiB): it runs one block-finder search per stretch, which reads from its target to the next block
+     * start (~10 ns a bit), so where the spacing comes near the blocks' own length its searches read every bit of
+     * the file, while the builds below cost the same at any spacing. Temurin 25, 2 cores, {@code sluice index
+     * --spacing}, one run each (2026-11-28, docs/benchmarks/gzip.md): the 1.1 GB pigz file (blocks ~128 KiB of
+     * output) at 1 MiB 2.69 s against 3.62 s for the builds below, at 256 KiB 4.71 against 4.10 s, at 64 KiB 20.3
+     * against 4.9 s; a 100 MB one (m100.gz) at 256 KiB 1.36 against 1.60 s, at 64 KiB 2.43 against 1.78 s. Any
+     * spacing builds a correct index (the searches never start behind the last candidate, so each bit is read at
+     * most once: a 350 KB file at spacing 1 takes 0.78 s against 0.62 s, where it took 44 s before that fix).
      */
-    static final long ENGINE_MIN_SPACING = DEFAULT_SPACING;
+    static final long ENGINE_MIN_SPACING = dev.sluice.internal.Defaults.intProperty(
+            "sluice.gzip.index.engineMinSpacing", (int) DEFAULT_SPACING);
 
     static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
             "sluice.gzip.index.speculativeMinThreads", 2);

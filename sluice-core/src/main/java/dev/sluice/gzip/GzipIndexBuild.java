@@ -26,31 +26,19 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
     private static final int CHUNK = 256 * 1024;
     private static final int INPUT = 128 * 1024;
 
-    private final long spacing;
-    private long lastEntryU;
-
-    // Published by the scanner under this object's lock; elements below the counts are never changed again.
-    private long[] memHeader = new long[8];
-    private long[] memDeflate = new long[8];
-    private long[] memU = new long[8];
+    // Published by the scanner under this object's lock, the windows by the inflater under it too; elements below
+    // the counts are never changed again (the table's spacing rule is read by the scanner's thread alone).
+    private final GzipIndexTable table;
     private long[] memTrailer = new long[8];
-    private int members;
     private int membersEnded;
-    private long[] cpBit = new long[8];
-    private long[] cpU = new long[8];
-    private int[] cpMember = new int[8];
-    private int cps;
     private long progress;
     private boolean scanDone;
     private Throwable scanFailure;
     private boolean waiting;
     private volatile boolean cancelled;
 
-    /** Inflater side: the window of each checkpoint. */
-    private byte[][] windows = new byte[8][];
-
     GzipIndexBuild(long spacing) {
-        this.spacing = spacing;
+        this.table = new GzipIndexTable(spacing);
     }
 
     static GzipIndex build(FileChannel ch, long size, long spacing, boolean parallel) throws IOException {
@@ -66,10 +54,9 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
         }
         try {
             long total = b.inflateAll(ch, size);
-            return new GzipIndex(size, total, spacing, Arrays.copyOf(b.memHeader, b.members),
-                    Arrays.copyOf(b.memDeflate, b.members), Arrays.copyOf(b.memU, b.members),
-                    Arrays.copyOf(b.cpBit, b.cps), Arrays.copyOf(b.cpU, b.cps), Arrays.copyOf(b.cpMember, b.cps),
-                    Arrays.copyOf(b.windows, b.cps), GzipIndex.fileCheck(ch, size));
+            synchronized (b) {
+                return b.table.index(ch, size, total);
+            }
         } finally {
             b.cancelled = true;
             if (t != null) {
@@ -100,38 +87,17 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
 
     @Override
     public synchronized void member(long headerOffset, long deflateOffset, long u) {
-        if (members == memU.length) {
-            int n = members * 2;
-            memHeader = Arrays.copyOf(memHeader, n);
-            memDeflate = Arrays.copyOf(memDeflate, n);
-            memU = Arrays.copyOf(memU, n);
-            memTrailer = Arrays.copyOf(memTrailer, n);
-        }
-        memHeader[members] = headerOffset;
-        memDeflate[members] = deflateOffset;
-        memU[members] = u;
-        members++;
-        lastEntryU = u;
+        table.member(headerOffset, deflateOffset, u);
         wake();
     }
 
     @Override
     public void boundary(long bit, long u) {
-        if (u - lastEntryU < spacing) {
+        if (!table.due(u)) {
             return;
         }
-        lastEntryU = u;
         synchronized (this) {
-            if (cps == cpU.length) {
-                int n = cps * 2;
-                cpBit = Arrays.copyOf(cpBit, n);
-                cpU = Arrays.copyOf(cpU, n);
-                cpMember = Arrays.copyOf(cpMember, n);
-            }
-            cpBit[cps] = bit;
-            cpU[cps] = u;
-            cpMember[cps] = members - 1;
-            cps++;
+            table.checkpoint(bit, u, null);
             wake();
         }
     }
@@ -147,6 +113,9 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
 
     @Override
     public synchronized void memberEnd(long trailerOffset, long u) {
+        if (membersEnded == memTrailer.length) {
+            memTrailer = Arrays.copyOf(memTrailer, 2 * membersEnded);
+        }
         memTrailer[membersEnded++] = trailerOffset;
         progress = u;
         wake();
@@ -191,8 +160,8 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
     private synchronized long limit(long u, int nextCp) throws IOException {
         while (true) {
             checkScan();
-            if (nextCp < cps) {
-                return cpU[nextCp];
+            if (nextCp < table.checkpoints()) {
+                return table.cpU(nextCp);
             }
             if (scanDone) {
                 return Long.MAX_VALUE;
@@ -217,22 +186,22 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
                 long deflate;
                 long header;
                 synchronized (this) {
-                    while (m >= members && !scanDone) {
+                    while (m >= table.members() && !scanDone) {
                         await();
                     }
                     checkScan();
-                    if (m >= members) {
+                    if (m >= table.members()) {
                         if (u != progress) {
                             throw new ZipException("gzip index: scan ended at uncompressed " + progress
                                     + " but inflate at " + u);
                         }
                         return u;
                     }
-                    deflate = memDeflate[m];
-                    header = memHeader[m];
-                    if (memU[m] != u) {
+                    deflate = table.memDeflate(m);
+                    header = table.memHeader(m);
+                    if (table.memU(m) != u) {
                         throw new ZipException("gzip index: member at offset " + header + " starts at uncompressed "
-                                + memU[m] + " by the scan but " + u + " by inflate");
+                                + table.memU(m) + " by the scan but " + u + " by inflate");
                     }
                 }
                 inf.reset();
@@ -251,7 +220,7 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
                     }
                     long limit = limit(u, nextCp);
                     if (limit == u) {
-                        windows = capture(windows, nextCp++, ring, r, u - memberStart);
+                        capture(nextCp++, ring, r, u - memberStart);
                         continue;
                     }
                     if (limit < u) {
@@ -298,8 +267,8 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
                                 + " is at " + trailer + " by inflate but not by the scan");
                     }
                     // A checkpoint before an empty last block sits at the member's end: inflate may have run past it.
-                    while (nextCp < cps && cpU[nextCp] == u && cpMember[nextCp] == m) {
-                        windows = capture(windows, nextCp++, ring, r, u - memberStart);
+                    while (nextCp < table.checkpoints() && table.cpU(nextCp) == u && table.cpMember(nextCp) == m) {
+                        capture(nextCp++, ring, r, u - memberStart);
                     }
                 }
             }
@@ -308,13 +277,13 @@ final class GzipIndexBuild implements GzipIndexScanner.Sink {
         }
     }
 
-    private static byte[][] capture(byte[][] windows, int i, byte[] ring, int r, long inMember) {
-        if (i == windows.length) {
-            windows = Arrays.copyOf(windows, i * 2);
-        }
+    /** The window of checkpoint {@code i}: the last {@code min(32 KiB, inMember)} bytes before {@code ring[r]}. */
+    private void capture(int i, byte[] ring, int r, long inMember) {
         int len = (int) Math.min(WINDOW, inMember);
-        windows[i] = Arrays.copyOfRange(ring, r - len, r);
-        return windows;
+        byte[] w = Arrays.copyOfRange(ring, r - len, r);
+        synchronized (this) {
+            table.window(i, w);
+        }
     }
 
     /** Reads from {@code at} until {@code dst} is full or the file ends; returns the bytes read. */

@@ -15,14 +15,16 @@ import java.util.zip.ZipException;
  * in one serial walk from block end to block end (issue 32's {@code sluice index} line): from a verified block
  * boundary P, whose 32 KiB window is known (empty at a member's start), the {@link BlockFinder} proposes the first
  * plausible block start S at or after the next search target (targets lie {@code spacing} output bytes apart at the
- * compressed ratio so far, so each search is independent of the others' results), and {@link EngineRest#decodeTo}
- * decodes P..S with the window as dictionary and its crafted end after S: taken, S is a true block boundary, the
- * output exact, its last 32 KiB S's window, and S a checkpoint if it is at least {@code spacing} bytes after the
- * previous one or its member's start ({@link GzipIndexBuild}'s rule; see {@link #exactEnd} for a stored candidate);
+ * compressed ratio so far, never before the last candidate found or the walk's position: see {@link #claim}), and
+ * {@link EngineRest#decodeTo} decodes P..S with the window as dictionary and its crafted end after S: taken, S is a
+ * true block boundary, the output exact, its last 32 KiB S's window, and S a checkpoint if it is at least
+ * {@code spacing} bytes after the previous one or its member's start ({@link GzipIndexTable}'s rule; see
+ * {@link #exactEnd} for a stored candidate);
  * refused (a false candidate), the next candidate is tried from P again. A member that ends before S is checked there
  * (CRC32 and ISIZE, {@link MemberCheck#trailer}) and the walk goes on at the next member's header with an empty
  * window. The searches need only compressed bytes: a finder thread claims them up to {@link #AHEAD} ahead of the walk,
- * and the walk, rather than wait for one, claims the next itself; with one processor the walk does them all.
+ * and the walk, rather than wait for one, claims the next itself where one may start (at small spacings they run one
+ * at a time, each from the last one's candidate); with one processor the walk does them all.
  *
  * <p>Where the walk cannot go on by candidates (none left before the file's end, one too far for the input buffer,
  * refused {@link #TRIES} times in a row, or an output past the cap), the rest of the member is decoded in one stream
@@ -51,7 +53,7 @@ final class GzipIndexEngineBuild {
     static final int SEARCH = 4 << 20;
     private static final int SEARCH_EXTRA = 65_536 + (int) (EngineRest.PROBE_BITS >>> 3) + 64;
     /** Candidates the finder may be ahead of the walk. */
-    private static final int AHEAD = 8;
+    static final int AHEAD = 8;
     /** The bytes one streamed read gives the engine. */
     private static final int STREAM_IN = 1 << 20;
     private static final int STREAM_OUT = 256 * 1024;
@@ -82,29 +84,33 @@ final class GzipIndexEngineBuild {
     private int wlen;
     private long u;
     private long memberStartU;
+    /** The header offset of the member the walk is in. */
+    private long memberHeader;
     private long memberCrc;
-    private long lastEntryU;
-    private long[] memHeader = new long[8];
-    private long[] memDeflate = new long[8];
-    private long[] memU = new long[8];
-    private int members;
-    private long[] cpBit = new long[8];
-    private long[] cpU = new long[8];
-    private int[] cpMember = new int[8];
-    private byte[][] windows = new byte[8][];
-    private int cps;
-    /** Stretches decoded by candidate, those refused, and members (or their rests) streamed. */
+    private final GzipIndexTable table;
+    /** Stretches decoded by candidate, those refused, members (or their rests) streamed, and searches run. */
     private int runs;
     private int refusals;
     private int streamed;
+    private int searchesRun;
 
-    // The searches, shared with the finder thread under this object's lock: search k looks from the bit
-    // nextTarget had when it was claimed; the walk takes their results in order.
+    // The searches, shared with the finder thread under this object's lock: search k looks from the target it was
+    // given when claimed (see claim); the walk takes their results in order.
     private final long[] results = new long[AHEAD];
     private final boolean[] ready = new boolean[AHEAD];
     private long nextTask;
     private long consumed;
+    /** The last claimed search's target plus the step: the next target, unless {@link #floor} is past it. */
     private long nextTarget;
+    /**
+     * The lowest bit a search may start at: {@link #MIN_GAP} past the last candidate found and past the walk's
+     * position, since a search from before either finds a candidate the walk has no use for.
+     */
+    private long floor;
+    /** Searches claimed and not yet published. */
+    private int inFlight;
+    /** The bits from a search's target to its candidate, smoothed over the last searches. */
+    private double overshoot;
     /** A search found no candidate before the file's end: later ones would not either. */
     private boolean ended;
     private Throwable finderFailure;
@@ -121,6 +127,7 @@ final class GzipIndexEngineBuild {
         this.ch = ch;
         this.size = size;
         this.spacing = spacing;
+        this.table = new GzipIndexTable(spacing);
         this.engine = engine;
         this.rest = new EngineRest(engine);
         long buffer = Math.max(32L << 20, 2 * spacing + (1 << 20));
@@ -140,8 +147,8 @@ final class GzipIndexEngineBuild {
     }
 
     /**
-     * {@link #build}, with {@code stats} (when not null) given the stretches, refusals and streamed rests, and the
-     * finder searching {@code search} bytes per read.
+     * {@link #build}, with {@code stats} (when not null) given the stretches, refusals and streamed rests (and, where
+     * it has a fourth element, the searches run), and the finder searching {@code search} bytes per read.
      */
     static GzipIndex build(FileChannel ch, long size, long spacing, InflateEngine engine, boolean twoThreads,
             Fallback fallback, int[] stats, int search) throws IOException {
@@ -168,6 +175,9 @@ final class GzipIndexEngineBuild {
             stats[0] = b.runs;
             stats[1] = b.refusals;
             stats[2] = b.streamed;
+            if (stats.length > 3) {
+                stats[3] = b.searchesRun;
+            }
         }
         return ix != null ? ix : fallback.build();
     }
@@ -202,25 +212,15 @@ final class GzipIndexEngineBuild {
                 }
             }
         }
-        return new GzipIndex(size, u, spacing, Arrays.copyOf(memHeader, members), Arrays.copyOf(memDeflate, members),
-                Arrays.copyOf(memU, members), Arrays.copyOf(cpBit, cps), Arrays.copyOf(cpU, cps),
-                Arrays.copyOf(cpMember, cps), Arrays.copyOf(windows, cps), GzipIndex.fileCheck(ch, size));
+        return table.index(ch, size, u);
     }
 
     /** Reads the header of a member at {@code header}, records the member, and returns its deflate data's offset. */
     private long member(long header) throws IOException {
         long deflate = header + GzipMembers.headerLength(ch, header);
-        if (members == memU.length) {
-            memHeader = Arrays.copyOf(memHeader, 2 * members);
-            memDeflate = Arrays.copyOf(memDeflate, 2 * members);
-            memU = Arrays.copyOf(memU, 2 * members);
-        }
-        memHeader[members] = header;
-        memDeflate[members] = deflate;
-        memU[members] = u;
-        members++;
+        table.member(header, deflate, u);
+        memberHeader = header;
         memberStartU = u;
-        lastEntryU = u;
         memberCrc = 0;
         wlen = 0;
         return deflate;
@@ -245,7 +245,7 @@ final class GzipIndexEngineBuild {
                     stretch(rest.crc);
                     bitsPerByte = (bitsPerByte + (double) (s - p) / Math.max(1, out.length - rest.from)) / 2;
                     long end = exactEnd(s - rel);
-                    if (end >= 0 && u - lastEntryU >= spacing) {
+                    if (end >= 0 && table.due(u)) {
                         checkpoint(end + rel);
                     }
                     slide();
@@ -305,20 +305,9 @@ final class GzipIndexEngineBuild {
 
     /** A checkpoint at bit {@code bit} of the file, at the end of the output so far ({@code out.bytes[..length)}). */
     private void checkpoint(long bit) {
-        if (cps == cpU.length) {
-            cpBit = Arrays.copyOf(cpBit, 2 * cps);
-            cpU = Arrays.copyOf(cpU, 2 * cps);
-            cpMember = Arrays.copyOf(cpMember, 2 * cps);
-            windows = Arrays.copyOf(windows, 2 * cps);
-        }
-        cpBit[cps] = bit;
-        cpU[cps] = u;
-        cpMember[cps] = members - 1;
         // out.bytes[0..length) are the member's last bytes (the window before the stretch, then the stretch).
         int len = Math.min(WINDOW, out.length);
-        windows[cps] = Arrays.copyOfRange(out.bytes, out.length - len, out.length);
-        cps++;
-        lastEntryU = u;
+        table.checkpoint(bit, u, Arrays.copyOfRange(out.bytes, out.length - len, out.length));
     }
 
     /** Keeps the last 32 KiB (or fewer) of the output at the start of {@code out.bytes}: the next stretch's window. */
@@ -337,10 +326,10 @@ final class GzipIndexEngineBuild {
         ByteBuffer t = ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN);
         int n = GzipIndexBuild.readAt(ch, t, trailer);
         if (n < 8) {
-            throw MemberCheck.truncated(trailer + n, "the trailer", memHeader[members - 1]);
+            throw MemberCheck.truncated(trailer + n, "the trailer", memberHeader);
         }
         MemberCheck.trailer(t.getInt(0) & 0xffffffffL, t.getInt(4) & 0xffffffffL, memberCrc, u - memberStartU,
-                memHeader[members - 1]);
+                memberHeader);
         if (n < 10 || t.get(8) != (byte) 0x1f || t.get(9) != (byte) 0x8b) {
             return -1;
         }
@@ -387,7 +376,7 @@ final class GzipIndexEngineBuild {
                     byte[] b = bufs[which ^= 1];
                     int got = GzipIndexBuild.readAt(ch, ByteBuffer.wrap(b), pieceEnd);
                     if (got <= 0) {
-                        throw MemberCheck.truncatedData(pieceEnd, memHeader[members - 1]);
+                        throw MemberCheck.truncatedData(pieceEnd, memberHeader);
                     }
                     e.setInput(b, 0, got);
                     pieceEnd += got;
@@ -398,7 +387,7 @@ final class GzipIndexEngineBuild {
                 }
                 int got = e.inflate(out.bytes, len, out.bytes.length - len);
                 if (got == 0 && !e.needsInput() && !e.finished() && ++stalls > 2) {
-                    throw new ZipException("the engine stalls in the member at offset " + memHeader[members - 1]);
+                    throw new ZipException("the engine stalls in the member at offset " + memberHeader);
                 }
                 if (got > 0) {
                     stalls = 0;
@@ -410,7 +399,7 @@ final class GzipIndexEngineBuild {
                 }
             }
         } catch (java.util.zip.DataFormatException x) {
-            throw new ZipException("corrupt deflate data in the member at offset " + memHeader[members - 1]);
+            throw new ZipException("corrupt deflate data in the member at offset " + memberHeader);
         }
         long crc = e.computesCrc() ? e.crc() : javaCrc.getValue();
         memberCrc = Crc32s.combine(startCrc, crc, n);
@@ -436,8 +425,13 @@ final class GzipIndexEngineBuild {
 
     /** The first candidate at or after bit {@code min} (the one kept from before, or the next search's), or -1. */
     private long candidate(long min) throws IOException {
-        while (pending != -1 && pending < min) {
-            pending = take();
+        if (pending != -1 && pending < min) {
+            synchronized (this) {
+                floor = Math.max(floor, min);
+            }
+            do {
+                pending = take();
+            } while (pending != -1 && pending < min);
         }
         return pending;
     }
@@ -467,30 +461,47 @@ final class GzipIndexEngineBuild {
                     continue;
                 }
             }
-            publish(task[0], mine.search(target));
+            publish(task[0], target, mine.search(target));
         }
     }
 
     /**
      * Claims the next search (its number into {@code task[0]}) and returns its first bit; -2 where {@link #AHEAD}
-     * searches are ahead of the walk already, or the searches have reached the file's end.
+     * searches are ahead of the walk already, the searches have reached the file's end, or the next search must wait
+     * for the one in flight. A search covers the bits from its target to its candidate: one that starts inside that
+     * stretch finds the same candidate again. So targets never fall behind {@link #floor} (the last candidate found,
+     * the walk's position), and where the step is shorter than twice the usual stretch (small spacings: a target
+     * every block or more often), searches run one at a time, each from {@code MIN_GAP} past the last one's
+     * candidate, so that together they read each bit at most once; at the default spacing, where the step is some 16
+     * times the stretch (large.gz), two threads search ahead side by side.
      */
     private synchronized long claim(long[] task) {
         if (cancelled || ended || nextTask - consumed >= AHEAD) {
             return -2;
         }
+        long step = step();
+        if (inFlight > 0 && step < 2 * overshoot) {
+            return -2;
+        }
         task[0] = nextTask++;
-        long t = nextTarget;
-        nextTarget = t + step();
+        inFlight++;
+        long t = Math.max(nextTarget, floor);
+        nextTarget = t + step;
         return t;
     }
 
-    private synchronized void publish(long task, long s) {
+    /** Publishes search {@code task}'s candidate {@code s} (-1: none before the file's end), found from {@code target}. */
+    private synchronized void publish(long task, long target, long s) {
         int i = (int) (task % AHEAD);
         results[i] = s;
         ready[i] = true;
+        inFlight--;
+        searchesRun++;
         if (s < 0) {
             ended = true;
+        } else {
+            floor = Math.max(floor, s + MIN_GAP);
+            overshoot = (overshoot + (s - target)) / 2;
         }
         notifyAll();
     }
@@ -514,7 +525,7 @@ final class GzipIndexEngineBuild {
                 if (target == -2) {
                     return;
                 }
-                publish(task[0], finder.search(target));
+                publish(task[0], target, finder.search(target));
             }
         } catch (Throwable e) {
             synchronized (this) {

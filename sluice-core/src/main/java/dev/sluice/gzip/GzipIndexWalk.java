@@ -5,16 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.util.Arrays;
 
 /**
  * Builds the checkpoints of a {@link GzipIndex} for any gzip file as a by-product of the speculative parallel decoder
  * (issue 32 item 3): a {@link GzipInputStream} decodes the file through {@link SpeculativeReader}, whose ordered walk
  * tells this sink, on the caller's thread, where each member starts and every true block end of the output it
  * confirms ({@link SpeculativeReader.Checkpoints}); the checkpoints are picked from those ends by
- * {@link GzipIndexBuild}'s rule (the first block end at least {@code spacing} bytes after the previous checkpoint or
- * member start), so the spacing keeps its meaning whatever the chunk size, and the 32 KiB window of each is copied
- * from the decoded bytes as the caller reads them (the walk runs ahead of the reads, so a checkpoint is known before
+ * {@link GzipIndexTable}'s spacing rule (the first block end at least {@code spacing} bytes after the previous
+ * checkpoint or member start), so the spacing keeps its meaning whatever the chunk size, and the 32 KiB window of
+ * each is copied from the decoded bytes as the caller reads them (the walk runs ahead of the reads, so a checkpoint is known before
  * its bytes come). Nothing is written out; the stream checks every CRC32, ISIZE and header, and its exceptions are
  * the build's: a corrupt file is a {@link java.util.zip.ZipException}, a truncated one an
  * {@link java.io.EOFException}, as with the scanner's build. {@link GzipIndex.Recorder} uses the same walk while a
@@ -29,30 +28,19 @@ import java.util.Arrays;
 final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
     private static final int WINDOW = GzipIndexBuild.WINDOW;
 
-    private final long spacing;
-
     // The walk's side: the output it has confirmed, and the points it picked.
     private long walkU;
-    private long lastEntryU;
-    private long[] memHeader = new long[8];
-    private long[] memDeflate = new long[8];
-    private long[] memU = new long[8];
-    private int members;
-    private long[] cpBit = new long[8];
-    private long[] cpU = new long[8];
-    private int[] cpMember = new int[8];
-    private int cps;
+    private final GzipIndexTable table;
 
     // The reader's side: the output read so far, its last 32 KiB, and the windows of the checkpoints passed.
     private long readU;
     private final byte[] tail = new byte[WINDOW];
-    private byte[][] windows = new byte[8][];
     private int captured;
     /** True once the stream returned its end (-1): every byte went through {@link #read}. */
     private boolean ended;
 
     GzipIndexWalk(long spacing) {
-        this.spacing = spacing;
+        this.table = new GzipIndexTable(spacing);
     }
 
     /**
@@ -81,17 +69,15 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
         if (!ended) {
             throw new IllegalStateException("the stream was not read to its end");
         }
-        if (members == 0) {
+        if (table.members() == 0) {
             throw new java.io.EOFException("empty file: expected a gzip header at offset 0");
         }
-        if (readU != walkU || captured != cps) {
-            throw new IllegalStateException("gzip index: the walk confirmed " + walkU + " bytes and " + cps
+        if (readU != walkU || captured != table.checkpoints()) {
+            throw new IllegalStateException("gzip index: the walk confirmed " + walkU + " bytes and "
+                    + table.checkpoints()
                     + " checkpoints, the reads " + readU + " and " + captured);
         }
-        return new GzipIndex(size, readU, spacing, Arrays.copyOf(memHeader, members),
-                Arrays.copyOf(memDeflate, members), Arrays.copyOf(memU, members), Arrays.copyOf(cpBit, cps),
-                Arrays.copyOf(cpU, cps), Arrays.copyOf(cpMember, cps), Arrays.copyOf(windows, cps),
-                GzipIndex.fileCheck(ch, size));
+        return table.index(ch, size, readU);
     }
 
     /** The file from offset 0; closing the stream leaves the channel open for the build's last checks. */
@@ -109,36 +95,16 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
 
     @Override
     public void member(long header, long deflate) {
-        if (members == memU.length) {
-            memHeader = Arrays.copyOf(memHeader, 2 * members);
-            memDeflate = Arrays.copyOf(memDeflate, 2 * members);
-            memU = Arrays.copyOf(memU, 2 * members);
-        }
-        memHeader[members] = header;
-        memDeflate[members] = deflate;
-        memU[members] = walkU;
-        members++;
-        lastEntryU = walkU;
+        table.member(header, deflate, walkU);
     }
 
     @Override
     public void stretch(long baseBit, long[] ends, int count, int n) {
         for (int i = 0; i < count; i++) {
             long u = walkU + ends[2 * i + 1];
-            if (u - lastEntryU < spacing) {
-                continue;
+            if (table.due(u)) {
+                table.checkpoint(baseBit + ends[2 * i], u, null);
             }
-            lastEntryU = u;
-            if (cps == cpU.length) {
-                cpBit = Arrays.copyOf(cpBit, 2 * cps);
-                cpU = Arrays.copyOf(cpU, 2 * cps);
-                cpMember = Arrays.copyOf(cpMember, 2 * cps);
-                windows = Arrays.copyOf(windows, 2 * cps);
-            }
-            cpBit[cps] = baseBit + ends[2 * i];
-            cpU[cps] = u;
-            cpMember[cps] = members - 1;
-            cps++;
         }
         walkU += n;
     }
@@ -149,14 +115,15 @@ final class GzipIndexWalk implements SpeculativeReader.Checkpoints {
      */
     void read(byte[] b, int off, int n) {
         long end = readU + n;
-        for (; captured < cps && cpU[captured] <= end; captured++) {
-            int at = (int) (cpU[captured] - readU);
-            int len = (int) Math.min(WINDOW, cpU[captured] - memU[cpMember[captured]]);
+        for (; captured < table.checkpoints() && table.cpU(captured) <= end; captured++) {
+            long cpU = table.cpU(captured);
+            int at = (int) (cpU - readU);
+            int len = (int) Math.min(WINDOW, cpU - table.memU(table.cpMember(captured)));
             int fromB = Math.min(len, at);
             byte[] w = new byte[len];
             System.arraycopy(tail, WINDOW - (len - fromB), w, 0, len - fromB);
             System.arraycopy(b, off + at - fromB, w, len - fromB, fromB);
-            windows[captured] = w;
+            table.window(captured, w);
         }
         if (n >= WINDOW) {
             System.arraycopy(b, off + n - WINDOW, tail, 0, WINDOW);

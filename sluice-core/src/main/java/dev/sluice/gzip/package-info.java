@@ -16,7 +16,8 @@
  * <ol>
  *   <li>the index, every file named {@code GzipIndex*}: {@code GzipIndex} and the files that build, store, check
  *       and read it ({@code GzipIndexBuild}, {@code GzipIndexScanner}, {@code GzipIndexWalk},
- *       {@code GzipIndexEngineBuild}, {@code GzipIndexMembers}, {@code GzipIndexFiles}, {@code GzipIndexGztool},
+ *       {@code GzipIndexEngineBuild}, {@code GzipIndexTable} (their one member and checkpoint table),
+ *       {@code GzipIndexMembers}, {@code GzipIndexFiles}, {@code GzipIndexGztool},
  *       {@code GzipIndexPoints}, {@code GzipIndexChannel}); nothing below refers to them, on top of</li>
  *   <li>the framing: the streams, {@code GzipHeader}, {@code GzipMembers}, {@code MemberCheck} (the one owner of the
  *       end-of-member verdicts), {@link dev.sluice.gzip.GzipStats}, {@code Workers}, {@code GzipFormat},
