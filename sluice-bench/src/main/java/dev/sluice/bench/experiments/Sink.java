@@ -10,7 +10,7 @@ package dev.sluice.bench.experiments;
  * 0.6-0.74 ns per byte more than in the run's other forks at 4 KiB, 32 KiB, 500 KB and 5 MB alike (FileChannel.open +
  * Channels.newInputStream: 42 against 22 us per 32 KiB file, 6.1 against 3.0 ms per 5 MB file), its 16-B files (one
  * read) unchanged and the fork's other variants unchanged; smaller modes of the same kind came too (Files.newInputStream
- * +0.055 ns per byte at 32 KiB-5 MB in one fork, which took C16 to did not hold). The read paths' per-byte work is a
+ * +0.05 ns per byte at 32 KiB-5 MB in one fork, which took C16 to did not hold). The read paths' per-byte work is a
  * memory copy in native code; the one per-byte Java loop is this sum. The summing loop alone: C2 0.40 ns per byte, C1
  * 1.21, C1 with profiling 3.25 (Temurin 25). JMH keeps its {@code Blackhole} out of line the same way (a compile
  * command), and source C consumed each stream into a {@code Blackhole}. Stateless, so safe from any thread.
