@@ -109,6 +109,9 @@ class ReportCommandTest {
         assertEquals(7, doc.get("experiments").size());
         assertEquals("E3", doc.at("/experiments/2/id").asText());
         assertEquals("tiny", doc.at("/environment/scale").asText());
+        // Every runner JVM keeps E3's sum out of line (the same commands as sluice-bench's Sink.DONT_INLINE).
+        assertTrue(doc.at("/environment/jvm").asText().contains(String.join(" ",
+                dev.sluice.cli.report.ReportFilesTestAccess.sinkOutOfLine())), doc.at("/environment/jvm").asText());
         assertTrue(doc.get("command").asText().startsWith("sluice report --tiny "), doc.get("command").asText());
         Set<String> ids = new java.util.TreeSet<>();
         Set<String> metrics = new java.util.TreeSet<>();

@@ -13,7 +13,9 @@ import java.util.List;
 
 /**
  * E3: open a file, read it whole through an 8 KiB array adding up its bytes, close it; at source C's sizes, 16 bytes
- * to 5 MB (its JMH benchmark consumed the stream into a Blackhole; here the sum is what keeps the work).
+ * to 5 MB (its JMH benchmark consumed the stream into a Blackhole; here the sum is what keeps the work). The sum is
+ * made out of line, by one piece of compiled code for every variant ({@link Sink}): inlined, its speed was a lottery
+ * per variant and fork.
  */
 final class E3OpenStrategies extends Experiment {
     static final String FIS = "FileInputStream";
@@ -39,17 +41,17 @@ final class E3OpenStrategies extends Experiment {
             Path f = corpus.bytes(size);
             long n = Files.size(f);
             String p = "file " + Loops.size(size);
-            c.add(new Case(FIS, p, n, () -> Loops.sumBytes(new FileInputStream(f.toFile()), 8192)));
-            c.add(new Case(FILES, p, n, () -> Loops.sumBytes(Files.newInputStream(f), 8192)));
+            c.add(new Case(FIS, p, n, () -> Loops.sumBytesOutOfLine(new FileInputStream(f.toFile()), 8192)));
+            c.add(new Case(FILES, p, n, () -> Loops.sumBytesOutOfLine(Files.newInputStream(f), 8192)));
             c.add(new Case(RAF, p, n, () -> {
                 try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "r")) {
-                    return Loops.sumBytes(Channels.newInputStream(raf.getChannel()), 8192);
+                    return Loops.sumBytesOutOfLine(Channels.newInputStream(raf.getChannel()), 8192);
                 }
             }));
-            c.add(new Case(CHANNEL, p, n, () -> Loops.sumBytes(Channels.newInputStream(FileChannel.open(f)), 8192)));
+            c.add(new Case(CHANNEL, p, n, () -> Loops.sumBytesOutOfLine(Channels.newInputStream(FileChannel.open(f)), 8192)));
             c.add(new Case(SLUICE_UNBUFFERED, p, n,
-                    () -> Loops.sumBytes(FastFiles.newUnbufferedInputStream(f), 8192)));
-            c.add(new Case(SLUICE, p, n, () -> Loops.sumBytes(FastFiles.newInputStream(f), 8192)));
+                    () -> Loops.sumBytesOutOfLine(FastFiles.newUnbufferedInputStream(f), 8192)));
+            c.add(new Case(SLUICE, p, n, () -> Loops.sumBytesOutOfLine(FastFiles.newInputStream(f), 8192)));
         }
         return c;
     }

@@ -37,6 +37,7 @@ final class JmhHarness {
         java.nio.file.Path results = java.nio.file.Files.createDirectories(corpus.dir().resolve("jmh"));
         List<String> jvmArgs = new ArrayList<>(List.of("-Xms1g", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
                 "-D" + ExperimentBench.DATA_DIR + "=" + corpus.dir().toAbsolutePath()));
+        jvmArgs.addAll(Sink.DONT_INLINE); // E3's sum measured as in the quick harness
         String user = System.getProperty(ExperimentBench.USER_DATA);
         if (user != null) {
             jvmArgs.add("-D" + ExperimentBench.USER_DATA + "=" + user);

@@ -80,6 +80,22 @@ final class Loops {
         return SHARED.sumBytes(in, arraySize);
     }
 
+    /**
+     * As {@link #sumBytes}, the sum made by {@link Sink#addUp}, one call per array read: the same code for every
+     * variant of a comparison, whatever the JIT made of each variant's workload (E3: see {@link Sink}).
+     */
+    static long sumBytesOutOfLine(InputStream in, int arraySize) throws IOException {
+        byte[] buf = new byte[arraySize];
+        long sum = 0;
+        try (in) {
+            int n;
+            while ((n = in.read(buf, 0, buf.length)) >= 0) {
+                sum += Sink.addUp(buf, n);
+            }
+        }
+        return sum;
+    }
+
     /** Reads {@code in} into a char array of 8 KiB, adding up every char; closes it. */
     static long sumChars(Reader in) throws IOException {
         return SHARED.sumChars(in);

@@ -39,6 +39,34 @@ class ExperimentsTest {
     }
 
     /**
+     * E3's out-of-line sum adds up exactly what the inlined one does, for reads of every length (a stream that
+     * returns random short reads, seeded), and the compile command the runners get names a method that exists: a
+     * rename would otherwise silently put the sum back inline (docs/design/report.md, "E3's sum out of line").
+     */
+    @Test
+    void theOutOfLineSumAddsUpTheSameBytesAndItsCompileCommandNamesIt() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("theOutOfLineSum seed " + seed);
+        java.util.Random random = new java.util.Random(seed);
+        byte[] data = new byte[70_001];
+        random.nextBytes(data);
+        for (int array : new int[] {1, 7, 8192}) {
+            long expected = Loops.sumBytes(new java.io.ByteArrayInputStream(data), array);
+            java.io.InputStream shortReads = new java.io.FilterInputStream(new java.io.ByteArrayInputStream(data)) {
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    return super.read(b, off, len == 0 ? 0 : 1 + random.nextInt(len));
+                }
+            };
+            assertEquals(expected, Loops.sumBytesOutOfLine(shortReads, array), "seed " + seed + ", array " + array);
+        }
+        java.lang.reflect.Method addUp = Sink.class.getDeclaredMethod("addUp", byte[].class, int.class);
+        assertTrue(java.lang.reflect.Modifier.isStatic(addUp.getModifiers()));
+        assertEquals(List.of("-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=dontinline," + Sink.class.getName() + "::" + addUp.getName()), Sink.DONT_INLINE);
+    }
+
+    /**
      * Every case's loops run in a class of their own (a hidden copy of LoopBody, so that the JIT profiles it alone),
      * and a copy computes exactly what the shared loops do.
      */

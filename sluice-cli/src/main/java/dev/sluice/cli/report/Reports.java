@@ -53,6 +53,15 @@ public final class Reports {
 
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
+    /**
+     * Keeps E3's per-byte sum ({@code dev.sluice.bench.experiments.Sink.addUp}, the same two commands as its
+     * {@code DONT_INLINE}) out of the variants' compiled code, so every variant runs one compiled copy of it: inlined,
+     * its speed was a lottery per variant and fork (docs/design/report.md, "E3's sum out of line"). {@code quiet}
+     * first, or HotSpot prints the command on the runner's standard output, which carries its events.
+     */
+    static final List<String> SINK_OUT_OF_LINE = List.of("-XX:CompileCommand=quiet",
+            "-XX:CompileCommand=dontinline,dev.sluice.bench.experiments.Sink::addUp");
+
     /** JVM forks of the runner per report: the intervals resample them, so never fewer than 3. */
     public static final int FORKS = 3;
 
@@ -111,8 +120,9 @@ public final class Reports {
         }
         // Native access lets Sluice's gzip streams use ISA-L on JDK 22+ as `sluice gunzip` does (JDK 17 takes
         // the option too, and ignores it for the class path); the results name the engine in their JVM line.
-        List<String> jvm = scale.equals("tiny")
-                ? List.of("-Xmx512m", NATIVE_ACCESS) : List.of("-Xms1g", "-Xmx1g", NATIVE_ACCESS);
+        List<String> jvm = new ArrayList<>(scale.equals("tiny")
+                ? List.of("-Xmx512m", NATIVE_ACCESS) : List.of("-Xms1g", "-Xmx1g", NATIVE_ACCESS));
+        jvm.addAll(SINK_OUT_OF_LINE);
         BenchProcess.run(java, classpath, jvm, args, progress, fork < 0 ? "data " : claims != null
                 ? "look " + (fork - FORKS + 2) + " " : "fork " + (fork + 1) + "/" + FORKS + " ");
         return raw;
