@@ -53,7 +53,8 @@ final class BlockFinder {
 
     /**
      * {@code KRAFT[g]}: the sum of 2^(7 - length) over the four 3-bit code lengths in the 12 bits {@code g} (0 for a
-     * length of 0). One bit in nine or so gets this far, so the sum is four table reads and no branch per length.
+     * length of 0). One bit in nine or so gets this far, so the sum is five table reads (up to 19 lengths, 57 bits)
+     * and no branch per length.
      */
     private static final short[] KRAFT = new short[1 << 12];
 

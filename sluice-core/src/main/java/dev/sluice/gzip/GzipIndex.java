@@ -21,17 +21,17 @@ import java.util.zip.ZipException;
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
  *       {@link #build(Path)} takes them, where the native engine (ISA-L) is bound, from a serial walk with ISA-L
  *       decoding every byte from block end to block end, the block finder proposing each next end on a second thread
- *       ({@code GzipIndexEngineBuild}, at spacings of 1 MiB or more; {@code -Dsluice.gzip.index.engine=false} turns it
- *       off); otherwise, with two
- *       processors or more and a file of 8 MiB or more, from the
- *       speculative parallel decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks,
- *       and the block ends its ordered walk confirms, with the windows of the decoded bytes before them, are the
- *       checkpoints; {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
+ *       ({@code GzipIndexEngineBuild}, at spacings of 1 MiB or more; {@code -Dsluice.gzip.index.engine=false} turns
+ *       it off); otherwise, with two processors or more and a file of 8 MiB or more, from the speculative parallel
+ *       decoder ({@code GzipIndexWalk}: the file is decoded on every processor in 4 MiB chunks, and the block ends
+ *       its ordered walk confirms, with the windows of the decoded bytes before them, are the checkpoints;
+ *       {@code -Dsluice.gzip.index.speculativeMinThreads=N} moves the threshold); otherwise a pure-Java scanner finds
  *       block boundaries without output while the JDK's Inflater decodes the data on another thread and copies the
- *       windows. Both check every CRC32 and ISIZE and pick the same rule's checkpoints (the first block end at
- *       least {@code spacing} after the last); reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty blocks
- *       first to reach the bit offset). {@link GzipInputStream.Builder#index} decodes the whole file on several
- *       threads through an index.</li>
+ *       windows. Every build checks every CRC32 and ISIZE; the two without the engine take the first block end at
+ *       least {@code spacing} after the last checkpoint, the engine build a block end its finder proposed at least
+ *       that far on. Reads start the JDK's Inflater at a checkpoint (raw mode, the window as dictionary, empty
+ *       blocks first to reach the bit offset). {@link GzipInputStream.Builder#index} decodes the whole file on
+ *       several threads through an index.</li>
  *   <li><b>Independent-member files</b> (Sluice's 'SL' subfield, BGZF's 'BC'): the index is only the member table,
  *       built from headers and trailers without decoding.</li>
  *   <li><b>Files:</b> {@link #save(Path)} writes Sluice's format (by convention {@code FILE.gz.sgzi}; windows
@@ -101,15 +101,6 @@ public final class GzipIndex {
     static final boolean PARALLEL_BUILD = !"false".equals(System.getProperty("sluice.gzip.index.parallel"));
 
     /**
-     * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
-     * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
-     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 2: with the
-     * {@link MarkerInflater} whose loops compile once or twice (2026-11-28, sixth session), the speculative build of
-     * the 1.1 GB pigz file took 3.19 +- 0.09 s on 2 cores against the scanner build's 3.79 +- 0.03 s (Temurin 25,
-     * {@code hyperfine -N -r 3}, the same index file; docs/benchmarks/gzip.md), where the scanner's own thread is the
-     * limit; on one processor the scanner build runs its two passes one after the other, and speculation cannot pay.
-     */
-    /**
      * Whether {@link #build} decodes with the native engine (ISA-L) where there is one ({@link GzipIndexEngineBuild}:
      * a serial walk from block end to block end, the block finder on a second thread); {@code
      * -Dsluice.gzip.index.engine=false} keeps the builds below, for comparison.
@@ -130,6 +121,15 @@ public final class GzipIndex {
     static final long ENGINE_MIN_SPACING = dev.sluice.internal.Defaults.intProperty(
             "sluice.gzip.index.engineMinSpacing", (int) DEFAULT_SPACING);
 
+    /**
+     * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
+     * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
+     * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 2: with the
+     * {@link MarkerInflater} whose loops compile once or twice (2026-11-28, sixth session), the speculative build of
+     * the 1.1 GB pigz file took 3.19 +- 0.09 s on 2 cores against the scanner build's 3.79 +- 0.03 s (Temurin 25,
+     * {@code hyperfine -N -r 3}, the same index file; docs/benchmarks/gzip.md), where the scanner's own thread is the
+     * limit; on one processor the scanner build runs its two passes one after the other, and speculation cannot pay.
+     */
     static final int SPECULATIVE_MIN_THREADS = dev.sluice.internal.Defaults.intProperty(
             "sluice.gzip.index.speculativeMinThreads", 2);
 
