@@ -44,10 +44,11 @@ import java.util.zip.ZipException;
  *       ({@code GzipIndexScanner}) costs more than ISA-L's whole decode (docs/benchmarks/gzip.md), so the rule is
  *       stated instead. Over-subscribed codes are refused everywhere.</li>
  *   <li><b>Threads:</b> members with a size subfield (Sluice's {@code SL}, BGZF) are decoded on worker threads
- *       ({@link Builder#threads}); any gzip is, given its index ({@link Builder#index}). Then the source is read
- *       ahead on a thread of its own too, and the caller's thread only copies decoded bytes out (or not even that,
- *       in {@link #transferTo} to a file); {@link #stats()} (with {@link Builder#stats}) shows its share of the CPU.
- *       {@code -Dsluice.gzip.strategy=serial} decodes everything on the caller's thread.</li>
+ *       ({@link Builder#threads}) once the stream's output reaches 256 KiB ({@code -Dsluice.gzip.parallelAfter=}:
+ *       a small file never starts a thread); any gzip is, given its index ({@link Builder#index}). Then the source
+ *       is read ahead on a thread of its own too, and the caller's thread only copies decoded bytes out (or not
+ *       even that, in {@link #transferTo} to a file); {@link #stats()} (with {@link Builder#stats}) shows its
+ *       share of the CPU. {@code -Dsluice.gzip.strategy=serial} decodes everything on the caller's thread.</li>
  *   <li><b>mark/reset:</b> not supported. {@link #available()} returns 0 (unknown) before the end.</li>
  *   <li><b>Thread safety:</b> none; use one stream from one thread at a time.</li>
  *   <li><b>Closing:</b> {@link #close()} closes the source and frees the native decoder; closing twice is safe. A
@@ -131,6 +132,20 @@ public final class GzipInputStream extends InputStream {
      */
     static final long MAX_PARALLEL_MEMBER = 64L << 20;
 
+    /**
+     * Independent members go to workers only once the stream has shown it is worth them: when the bytes it has
+     * returned plus what the next member claims (its uncompressed size, or for BGZF its compressed length) reach
+     * this, or when its workers already exist; until then they are decoded on the caller's thread. 256 KiB,
+     * overridable with {@code -Dsluice.gzip.parallelAfter=} (0: workers from the first member). Why: making the
+     * workers (a pool, its threads, the read-ahead thread, the hand-over, the shutdown at close) cost a small stream
+     * 0.3-0.8 ms on 2 cores, where the JDK decodes a 1,000-byte BGZF file in 9 us (SmallGzipBench.sluiceBgzf against
+     * sluiceBgzfWorkers, docs/benchmarks/gzip.md, 2026-11-28 19:50 UTC); that is what ISA-L decodes in 150-400 KB.
+     * Waiting until a stream has cost about as much on one thread as the workers would cost bounds the loss either
+     * way: a small file never starts a thread, a large one decodes at most its first 256 KiB (or first member) on
+     * one thread, about half a millisecond.
+     */
+    static final int PARALLEL_AFTER = Defaults.intProperty("sluice.gzip.parallelAfter", 0, 256 * 1024);
+
     /** The source; a {@link Prefetch} around it once a strategy on workers reads it. */
     private InputStream in;
     /**
@@ -163,6 +178,8 @@ public final class GzipInputStream extends InputStream {
     private GzipIndexWalk walk;
     /** Whether strategies on workers read the source through {@link Prefetch} ({@link #PREFETCH}, or the builder's). */
     private boolean prefetch = PREFETCH;
+    /** {@link #PARALLEL_AFTER}, or the builder's (tests: 0, so that small inputs reach the workers). */
+    private long parallelAfter = PARALLEL_AFTER;
     /** True once {@link #transferTo} writes to a channel: the workers then decode into direct buffers. */
     private boolean directOutput;
     /**
@@ -811,7 +828,8 @@ public final class GzipInputStream extends InputStream {
         if (threads == 1 || strategy.equals("serial")) {
             return null;
         }
-        if (entryPoints != null || decodesOnWorker(claimed)) {
+        boolean toWorkers = decodesOnWorker(claimed) && (members != null || worthWorkers(claimed));
+        if (entryPoints != null || toWorkers) {
             prefetch();
         }
         if (entryPoints != null) {
@@ -822,11 +840,14 @@ public final class GzipInputStream extends InputStream {
             endEngine(); // never used again: its native memory goes back to the pool now, for a worker's decoder
             return r;
         }
-        if (decodesOnWorker(claimed)) {
+        if (toWorkers) {
             if (members == null) {
                 members = new ParallelInflate(threads);
             }
             return new MemberReader(members, in, buf, pos, lim, bufStart, claimed, header);
+        }
+        if (decodesOnWorker(claimed)) {
+            return null; // a small stream so far: this member on this thread (PARALLEL_AFTER)
         }
         if (memberStart == 0 && (strategy.equals("speculative")
                 || strategy.equals("auto") && threads >= SPECULATIVE_MIN_THREADS)) {
@@ -853,7 +874,16 @@ public final class GzipInputStream extends InputStream {
         }
     }
 
-    /** True if the member {@code m} claims (null: none) is decoded on a worker: independent and small enough. */
+    /**
+     * True if this stream's output so far and what the independent member {@code m} claims reach
+     * {@link #parallelAfter}, so that the member pays for making the workers ({@link #PARALLEL_AFTER}).
+     */
+    private boolean worthWorkers(GzipMembers.Member m) {
+        long claims = m.uncompressedSize() >= 0 ? m.uncompressedSize() : m.totalLength();
+        return totalOut + claims >= parallelAfter;
+    }
+
+    /** True if the member {@code m} claims (null: none) can be decoded on a worker: independent and small enough. */
     static boolean decodesOnWorker(GzipMembers.Member m) {
         return m != null && m.totalLength() <= MAX_PARALLEL_MEMBER && m.uncompressedSize() <= MAX_PARALLEL_MEMBER;
     }
@@ -987,6 +1017,7 @@ public final class GzipInputStream extends InputStream {
         private int speculativeChunk = SpeculativeReader.CHUNK;
         private String strategy = STRATEGY;
         private boolean prefetch = PREFETCH;
+        private long parallelAfter = PARALLEL_AFTER;
         private boolean stats;
         private GzipIndexWalk walk;
 
@@ -1033,6 +1064,15 @@ public final class GzipInputStream extends InputStream {
             return this;
         }
 
+        /**
+         * The output after which independent members go to workers ({@link #PARALLEL_AFTER}; tests: 0, so that
+         * small inputs reach them).
+         */
+        Builder parallelAfter(long bytes) {
+            this.parallelAfter = Checks.nonNegative(bytes, "parallelAfter");
+            return this;
+        }
+
         /** Compressed bytes per speculative chunk (tests: tiny chunks, so that speculation runs on small inputs). */
         Builder speculativeChunk(int bytes) {
             this.speculativeChunk = Checks.positive(bytes, "speculativeChunk");
@@ -1069,7 +1109,9 @@ public final class GzipInputStream extends InputStream {
         /**
          * Threads that decode independent members (1..256; default {@link #DEFAULT_THREADS}); 1 decodes everything
          * on the caller's thread. Ordinary gzip (one member, or members without a size subfield) is decoded on the
-         * caller's thread unless the stream has its {@linkplain #index index}. Memory: with more than one thread,
+         * caller's thread unless the stream has its {@linkplain #index index}; independent members go to workers
+         * once the stream's output and the next member's claim reach 256 KiB ({@code -Dsluice.gzip.parallelAfter=}),
+         * so that a small file never starts a thread. Memory: with more than one thread,
          * up to max(2 × threads, 8) members (or pieces) are read ahead and held with their decoded bytes (1 MiB
          * each as {@link ParallelGzipOutputStream} writes them; a member over 64 MiB is decoded on the caller's
          * thread instead).
@@ -1128,6 +1170,7 @@ public final class GzipInputStream extends InputStream {
             s.strategy = strategy;
             s.walk = walk;
             s.prefetch = prefetch;
+            s.parallelAfter = parallelAfter;
             return s;
         }
     }

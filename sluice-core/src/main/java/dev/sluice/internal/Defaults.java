@@ -14,6 +14,14 @@ public final class Defaults {
      * flag must not take an application down. A value may end in {@code k} or {@code m} (KiB, MiB).
      */
     public static int intProperty(String name, int fallback) {
+        return intProperty(name, 1, fallback);
+    }
+
+    /**
+     * Returns the integer system property {@code name} if it is set to a number of at least {@code min}, else
+     * {@code fallback}; otherwise as {@link #intProperty(String, int)} (for settings where 0 means something).
+     */
+    public static int intProperty(String name, int min, int fallback) {
         String raw;
         try {
             raw = System.getProperty(name);
@@ -25,7 +33,7 @@ public final class Defaults {
         }
         try {
             long v = parseSize(raw.trim());
-            return v > 0 && v <= Integer.MAX_VALUE - 8 ? (int) v : fallback;
+            return v >= min && v <= Integer.MAX_VALUE - 8 ? (int) v : fallback;
         } catch (NumberFormatException e) {
             return fallback;
         }

@@ -29,6 +29,11 @@ class DefaultsTest {
         }
         System.setProperty(name, " 16k ");
         assertEquals(16384, Defaults.intProperty(name, 7));
+        // With a minimum of 0, 0 is a value; below the minimum still falls back.
+        System.setProperty(name, "0");
+        assertEquals(0, Defaults.intProperty(name, 0, 7));
+        System.setProperty(name, "-1");
+        assertEquals(7, Defaults.intProperty(name, 0, 7));
         System.clearProperty(name);
     }
 

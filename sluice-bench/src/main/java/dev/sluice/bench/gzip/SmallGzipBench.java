@@ -2,6 +2,7 @@ package dev.sluice.bench.gzip;
 
 import dev.sluice.gzip.GzipInputStream;
 import dev.sluice.gzip.GzipOutputStream;
+import dev.sluice.gzip.ParallelGzipOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,6 +32,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * compressed into one stream ({@code write*}). What a stream costs to
  * set up (buffers, the decoder and its native memory) decides this, not decoding speed. Run the native engines with
  * {@code -jvmArgsAppend --enable-native-access=ALL-UNNAMED}.
+ *
+ * <p>The {@code *Bgzf} methods decode the same text as a BGZF file (blocks of 65,280 bytes and the end-of-file
+ * block, as {@code bgzip} writes it): its members are independent, so {@link GzipInputStream} could hand them to
+ * workers. {@code sluiceBgzfWorkers} forks with {@code -Dsluice.gzip.parallelAfter=0} (as a prepended argument: a
+ * command line's {@code -jvmArgsAppend} replaces the annotation's), so it does from the first member, as before
+ * {@code GzipInputStream.PARALLEL_AFTER}; {@code sluiceBgzf} runs the default.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,6 +51,7 @@ public class SmallGzipBench {
     public int size;
 
     private byte[] gz;
+    private byte[] bgzf;
     private byte[] text;
 
     @Setup(Level.Trial)
@@ -59,6 +67,12 @@ public class SmallGzipBench {
             out.write(this.text);
         }
         gz = bytes.toByteArray();
+        bytes.reset();
+        try (OutputStream out = ParallelGzipOutputStream.builder().format(ParallelGzipOutputStream.Format.BGZF)
+                .threads(1).build(bytes)) {
+            out.write(this.text);
+        }
+        bgzf = bytes.toByteArray();
     }
 
     @Benchmark
@@ -71,6 +85,29 @@ public class SmallGzipBench {
     @Benchmark
     public int jdk() throws IOException {
         try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes().length;
+        }
+    }
+
+    /** The text as a small BGZF file, default settings: its members are decoded on the caller's thread. */
+    @Benchmark
+    public int sluiceBgzf() throws IOException {
+        try (InputStream in = new GzipInputStream(new ByteArrayInputStream(bgzf))) {
+            return in.readAllBytes().length;
+        }
+    }
+
+    /** The same with every independent member on workers from the first byte (before PARALLEL_AFTER). */
+    @Benchmark
+    @Fork(value = 2, jvmArgsPrepend = "-Dsluice.gzip.parallelAfter=0", jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+    public int sluiceBgzfWorkers() throws IOException {
+        return sluiceBgzf();
+    }
+
+    /** The JDK's {@link GZIPInputStream} over the BGZF file (it reads concatenated members). */
+    @Benchmark
+    public int jdkBgzf() throws IOException {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bgzf))) {
             return in.readAllBytes().length;
         }
     }
