@@ -21,7 +21,8 @@ final class Sink {
     /**
      * The compile commands that keep {@link #addUp} out of line ({@code quiet} first: HotSpot would otherwise print
      * the command on standard output, which carries the runner's events). The CLI passes the same two to every
-     * runner JVM ({@code Reports.SINK_OUT_OF_LINE}), and {@link JmhHarness} to its forks.
+     * runner JVM ({@code Reports.SINK_OUT_OF_LINE}, kept equal to this list by sluice-cli's {@code SinkOptionsTest}),
+     * and {@link JmhHarness} to its forks.
      */
     static final java.util.List<String> DONT_INLINE = java.util.List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=dontinline,dev.sluice.bench.experiments.Sink::addUp");

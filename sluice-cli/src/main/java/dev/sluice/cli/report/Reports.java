@@ -57,7 +57,9 @@ public final class Reports {
      * Keeps E3's per-byte sum ({@code dev.sluice.bench.experiments.Sink.addUp}, the same two commands as its
      * {@code DONT_INLINE}) out of the variants' compiled code, so every variant runs one compiled copy of it: inlined,
      * its speed was a lottery per variant and fork (docs/design/report.md, "E3's sum out of line"). {@code quiet}
-     * first, or HotSpot prints the command on the runner's standard output, which carries its events.
+     * first, or HotSpot prints the command on the runner's standard output, which carries its events. Written here
+     * and in sluice-bench (the CLI starts the benchmarks jar as a process, it does not link it); {@code
+     * SinkOptionsTest} keeps the two equal.
      */
     static final List<String> SINK_OUT_OF_LINE = List.of("-XX:CompileCommand=quiet",
             "-XX:CompileCommand=dontinline,dev.sluice.bench.experiments.Sink::addUp");
