@@ -27,8 +27,13 @@ final class NativeEngines {
 
     static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
-    /** {@code void f(void *)} and {@code int f(void *)}: most of ISA-L's entry points share these two shapes. */
-    private static final FunctionDescriptor VOID_PTR = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+    /**
+     * {@code int f(void *)}, the shape most of ISA-L's entry points share, and the one its {@code void f(void *)}
+     * ones (init, reset) are bound with too: the first downcall handle of each shape spins its classes and a native
+     * stub, 10-12 ms of every start that binds ISA-L on 2 cores, and a second shape on the decode's path bought
+     * nothing. Safe on every ABI the JDK's linker supports: a scalar result comes back in a register, which a void
+     * function leaves with some value, and {@link #call} hands that to callers that ignore it.
+     */
     private static final FunctionDescriptor INT_PTR = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
 
     /** A raw deflate stream (made by zlib -6) of {@link #SELF_TEST_TEXT} repeated 40 times, CRC32 0x0d0ff3f9. */
@@ -130,8 +135,8 @@ final class NativeEngines {
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
-                    h[0] = bind(IsalLib.LIB, "isal_inflate_init", VOID_PTR);
-                    h[1] = bind(IsalLib.LIB, "isal_inflate_reset", VOID_PTR);
+                    h[0] = bind(IsalLib.LIB, "isal_inflate_init", INT_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_inflate_reset", INT_PTR);
                     h[2] = bind(IsalLib.LIB, "isal_inflate", INT_PTR);
                     setDict = symbol(IsalLib.LIB, "isal_inflate_set_dict");
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
@@ -169,8 +174,8 @@ final class NativeEngines {
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
-                    h[0] = bind(IsalLib.LIB, "isal_deflate_init", VOID_PTR);
-                    h[1] = bind(IsalLib.LIB, "isal_deflate_reset", VOID_PTR);
+                    h[0] = bind(IsalLib.LIB, "isal_deflate_init", INT_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_deflate_reset", INT_PTR);
                     h[2] = bind(IsalLib.LIB, "isal_deflate_set_dict",
                             FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
                     h[3] = bind(IsalLib.LIB, "isal_deflate", INT_PTR);
@@ -367,13 +372,12 @@ final class NativeEngines {
         }
     }
 
-    /** Calls an ISA-L function that takes its stream or state struct, returning its int result (0 for void). */
+    /**
+     * Calls an ISA-L function that takes its stream or state struct, returning its int result (meaningless for the
+     * void ones, which are bound as {@link #INT_PTR} too).
+     */
     static int call(MethodHandle h, MemorySegment struct) {
         try {
-            if (h.type().returnType() == void.class) {
-                h.invokeExact(struct);
-                return 0;
-            }
             return (int) h.invokeExact(struct);
         } catch (Throwable t) {
             throw rethrow(t);
