@@ -1,5 +1,6 @@
 package dev.sluice.cli;
 
+import dev.sluice.gzip.GzipEngines;
 import dev.sluice.gzip.GzipIndex;
 import dev.sluice.gzip.GzipInputStream;
 import java.io.IOException;
@@ -115,6 +116,11 @@ final class GunzipCommand implements Callable<Integer> {
 
     private int run(GzipFiles io) {
         boolean zlib = options.zlibForSmallInputs();
+        // Where the native decoder will be used (large inputs, standard input), its binding (60-150 ms of JVM work
+        // on 2 cores) starts now, beside the checks, the opening and the index's loading, rather than at the first
+        // decode or the index's load: 0.03-0.04 s of a 1 s indexed gunzip on 2 cores (docs/benchmarks/gzip.md,
+        // 2026-11-28). Under the small-input zlib choice it does nothing.
+        GzipEngines.prepareInflater();
         try {
             return runFiles(io);
         } finally {

@@ -80,6 +80,34 @@ public final class GzipEngines {
     private static volatile boolean inflateBound;
     /** True once {@link #bindInflaterSoon} started its thread. */
     private static final AtomicBoolean BINDING = new AtomicBoolean();
+    /** True once some call asked for the dictionary entry point to be linked ahead of the first decode. */
+    private static volatile boolean dictionaryWanted;
+    /** True once the binder thread has looked at {@link #dictionaryWanted} for the last time. */
+    private static volatile boolean binderDone;
+    /** True once a thread took on linking the dictionary entry point (so that only one does). */
+    private static final AtomicBoolean DICTIONARY = new AtomicBoolean();
+
+    /**
+     * Starts binding the native gzip decoder (ISA-L) on a daemon thread, for a program that knows it will decode gzip
+     * soon and has other start-up work to do first (parsing its arguments, opening files, loading an index): on Java
+     * 22+ the binding (loading the library, linking its entry points through {@code java.lang.foreign}, a self-test)
+     * takes 60-150 ms of the first decode otherwise, on the thread that first decodes. The first
+     * {@link GzipInputStream} then finds the decoder bound, or waits only for the rest of it.
+     *
+     * <p>Optional: streams bind the decoder themselves when they first need it, with the same result. Idempotent (the
+     * binding starts at most once per JVM) and thread-safe; returns at once; never throws and prints nothing. It does
+     * nothing where there is no native decoder to bind (Java 17-21, or the JDK's zlib chosen with
+     * {@code sluice.gzip.native=off} at the time of the call), and under {@code require}, whose failure must come from
+     * the stream that needs the engine. Where the native decoder cannot be used the thread finds that out and the
+     * streams use the JDK's zlib, silently, as they would without this call.
+     */
+    public static void prepareInflater() {
+        try {
+            bindInflaterSoon(false);
+        } catch (IllegalArgumentException unknownMode) {
+            // An unknown sluice.gzip.native: the stream that decodes throws it, as it would without this call.
+        }
+    }
 
     /**
      * Starts the inflate engine's probe on a daemon thread (once per JVM; nothing where it is already done, on a JVM
@@ -87,44 +115,64 @@ public final class GzipEngines {
      * decode (loading an index: 50-90 ms on 2 cores for a 1.1 GB file's) finds ISA-L bound, or half bound, when it
      * gets there, rather than binding it then (60-90 ms: the library, its downcall stubs, the self-test). A thread
      * that needs the engine meanwhile waits for the probe's class initialisation, as it would for its own. With
-     * {@code dictionary}, the thread then also links the dictionary entry point that decoding from an index
-     * checkpoint needs (20-30 ms on the worker that first links it otherwise). Any thread.
+     * {@code dictionary}, the dictionary entry point that decoding from an index checkpoint needs is linked too
+     * (20-30 ms on the worker that first links it otherwise): by the probe's thread after the probe, or, when that
+     * thread was started without it and has finished, by a thread of its own. Any thread.
      */
     static void bindInflaterSoon(boolean dictionary) {
         // The mode first: NativeBinding.get() loads the native classes, which a zlib-only run (sluice gunzip of a
         // small file sets mode off) would otherwise load for nothing: 8-14 ms of a 100-ms indexed gunzip.
-        if (inflateBound || !mode().equals("auto") || NativeBinding.get() == null || !BINDING.compareAndSet(false,
-                true)) {
+        if (!mode().equals("auto") || NativeBinding.get() == null) {
             return;
         }
-        Thread t = new Thread(new Binder(dictionary), "sluice-bind");
+        if (dictionary) {
+            dictionaryWanted = true;
+        }
+        if (!inflateBound && BINDING.compareAndSet(false, true)) {
+            start(new Binder(true));
+        } else if (dictionary && binderDone && !DICTIONARY.get()) {
+            // The binder (started by prepareInflater) may have looked before this call wanted the dictionary; the
+            // volatile write above and its read of binderDone's write order the two, so one of them links it.
+            start(new Binder(false));
+        }
+    }
+
+    private static void start(Runnable r) {
+        Thread t = new Thread(r, "sluice-bind");
         t.setDaemon(true);
         t.start();
     }
 
     /** {@link #bindInflaterSoon}'s thread; a class rather than a lambda, whose first linking costs start-up time. */
     private static final class Binder implements Runnable {
-        private final boolean dictionary;
+        /** Whether this thread probes the engines (false: it only links the dictionary entry point). */
+        private final boolean probe;
 
-        Binder(boolean dictionary) {
-            this.dictionary = dictionary;
+        Binder(boolean probe) {
+            this.probe = probe;
         }
 
         @Override
         public void run() {
-            // The probe itself, whatever the mode is by now (a caller may set off for a while); choose() then finds
-            // its verdict ready.
-            try {
-                for (Engine e : ENGINES) {
-                    if (e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)) {
-                        e.problem();
+            if (probe) {
+                // The probe itself, whatever the mode is by now (a caller may set off for a while); choose() then
+                // finds its verdict ready.
+                try {
+                    for (Engine e : ENGINES) {
+                        if (e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)) {
+                            e.problem();
+                        }
                     }
+                } finally {
+                    inflateBound = true; // even where the probe threw: inflater() throws it again where it is asked
+                    binderDone = true;
                 }
-            } finally {
-                inflateBound = true; // even where the probe threw: inflater() throws it again where it is asked
+            }
+            if (!dictionaryWanted || !DICTIONARY.compareAndSet(false, true)) {
+                return;
             }
             for (Engine e : ENGINES) {
-                if (dictionary && e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)
+                if (e.isNative() && e.serves(Engine.Use.INFLATE, 0, Deflater.DEFAULT_STRATEGY)
                         && e.problem() == null) {
                     InflateEngine d = e.inflater();
                     try {

@@ -27,10 +27,6 @@ final class NativeEngines {
 
     static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
     static final ValueLayout.OfLong C_SIZE_T = ValueLayout.JAVA_LONG;
-    /** {@code void f(void *)} and {@code int f(void *)}: most of ISA-L's entry points share these two shapes. */
-    private static final FunctionDescriptor VOID_PTR = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
-    private static final FunctionDescriptor INT_PTR = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
-
     /** A raw deflate stream (made by zlib -6) of {@link #SELF_TEST_TEXT} repeated 40 times, CRC32 0x0d0ff3f9. */
     private static final byte[] SELF_TEST_DEFLATE = {-19, -52, -51, 13, -128, 32, 12, 6, -48, 85, -70, 0, 12, -32, -51,
         -93, -119, 55, 38, -88, 82, 126, 76, 3, 9, 20, -25, 119, 16, -65, 55, -64, 11, -70, -22, 45, 52, 69, -109, 51,
@@ -84,6 +80,25 @@ final class NativeEngines {
     }
 
     /**
+     * The function shapes more than one library shares, in a holder of their own: a FunctionDescriptor's first
+     * making runs the JDK's stream and reflection machinery (5-6 ms on 2 cores), which belongs on the thread that
+     * binds, not on the one that first asks {@link NativeBinding#get()} (a caller starting the binding).
+     */
+    static final class Shapes {
+        /**
+         * {@code int f(void *)}, the shape most of ISA-L's entry points share, and the one its
+         * {@code void f(void *)} ones (init, reset) are bound with too: the first downcall handle of each shape spins
+         * its classes and a native stub, 10-12 ms of every start that binds ISA-L on 2 cores, and a second shape on
+         * the decode's path bought nothing. Safe on every ABI the JDK's linker supports: a scalar result comes back
+         * in a register, which a void function leaves with some value, and {@link NativeEngines#call} hands that to
+         * callers that ignore it.
+         */
+        static final FunctionDescriptor INT_PTR = FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS);
+
+        private Shapes() {}
+    }
+
+    /**
      * ISA-L's library, loaded at first use by either direction. Each direction binds and self-tests its own entry
      * points in a holder of its own, so that {@code sluice gunzip} never pays for the deflate side's downcall stubs
      * (each new function shape spins classes and a native stub: milliseconds at start-up) nor its self-test.
@@ -130,9 +145,9 @@ final class NativeEngines {
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
-                    h[0] = bind(IsalLib.LIB, "isal_inflate_init", VOID_PTR);
-                    h[1] = bind(IsalLib.LIB, "isal_inflate_reset", VOID_PTR);
-                    h[2] = bind(IsalLib.LIB, "isal_inflate", INT_PTR);
+                    h[0] = bind(IsalLib.LIB, "isal_inflate_init", Shapes.INT_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_inflate_reset", Shapes.INT_PTR);
+                    h[2] = bind(IsalLib.LIB, "isal_inflate", Shapes.INT_PTR);
                     setDict = symbol(IsalLib.LIB, "isal_inflate_set_dict");
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
                     problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
@@ -169,11 +184,11 @@ final class NativeEngines {
             String problem = IsalLib.PROBLEM;
             if (problem == null) {
                 try {
-                    h[0] = bind(IsalLib.LIB, "isal_deflate_init", VOID_PTR);
-                    h[1] = bind(IsalLib.LIB, "isal_deflate_reset", VOID_PTR);
+                    h[0] = bind(IsalLib.LIB, "isal_deflate_init", Shapes.INT_PTR);
+                    h[1] = bind(IsalLib.LIB, "isal_deflate_reset", Shapes.INT_PTR);
                     h[2] = bind(IsalLib.LIB, "isal_deflate_set_dict",
                             FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
-                    h[3] = bind(IsalLib.LIB, "isal_deflate", INT_PTR);
+                    h[3] = bind(IsalLib.LIB, "isal_deflate", Shapes.INT_PTR);
                 } catch (IllegalArgumentException | UnsatisfiedLinkError e) {
                     problem = IsalLib.SONAME + " cannot be used: " + e.getMessage();
                 }
@@ -250,8 +265,8 @@ final class NativeEngines {
                     h[1] = bind(lib, "deflateSetDictionary",
                             FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, C_INT));
                     h[2] = bind(lib, "deflate", FunctionDescriptor.of(C_INT, ValueLayout.ADDRESS, C_INT));
-                    h[3] = bind(lib, "deflateReset", INT_PTR);
-                    h[4] = bind(lib, "deflateEnd", INT_PTR);
+                    h[3] = bind(lib, "deflateReset", Shapes.INT_PTR);
+                    h[4] = bind(lib, "deflateEnd", Shapes.INT_PTR);
                     version = ((MemorySegment) bind(lib, "zlibVersion", FunctionDescriptor.of(ValueLayout.ADDRESS))
                             .invokeExact()).reinterpret(64);
                     String v = version.getString(0);
@@ -367,13 +382,12 @@ final class NativeEngines {
         }
     }
 
-    /** Calls an ISA-L function that takes its stream or state struct, returning its int result (0 for void). */
+    /**
+     * Calls an ISA-L function that takes its stream or state struct, returning its int result (meaningless for the
+     * void ones, which are bound as {@link Shapes#INT_PTR} too).
+     */
     static int call(MethodHandle h, MemorySegment struct) {
         try {
-            if (h.type().returnType() == void.class) {
-                h.invokeExact(struct);
-                return 0;
-            }
             return (int) h.invokeExact(struct);
         } catch (Throwable t) {
             throw rethrow(t);
