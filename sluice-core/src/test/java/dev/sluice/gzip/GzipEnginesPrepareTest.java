@@ -41,7 +41,8 @@ class GzipEnginesPrepareTest {
         }
 
         // The hook acts only under auto; the build's native run sets require, under which it must do nothing, so
-        // auto is set here for the binding to run (one JVM per test class: no other test sees it).
+        // auto is set here for the binding to run. Surefire runs the classes one at a time in a shared JVM, and the
+        // property is put back in the finally below, so later tests see the run's own mode.
         String mode = System.getProperty(GzipEngines.PROPERTY);
         System.setProperty(GzipEngines.PROPERTY, "auto");
         PrintStream err = System.err;
