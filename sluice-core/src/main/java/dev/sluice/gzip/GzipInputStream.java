@@ -138,7 +138,7 @@ public final class GzipInputStream extends InputStream {
      * this, or when its workers already exist; until then they are decoded on the caller's thread. 256 KiB,
      * overridable with {@code -Dsluice.gzip.parallelAfter=} (0: workers from the first member). Why: making the
      * workers (a pool, its threads, the read-ahead thread, the hand-over, the shutdown at close) cost a small stream
-     * 0.3-0.8 ms on 2 cores, where the JDK decodes a 1,000-byte BGZF file in 9 us (SmallGzipBench.sluiceBgzf against
+     * 0.7-1.5 ms on 2 cores, where the JDK decodes a 1,000-byte BGZF file in 9 us (SmallGzipBench.sluiceBgzf against
      * sluiceBgzfWorkers, docs/benchmarks/gzip.md, 2026-11-28 19:50 UTC); that is what ISA-L decodes in 150-400 KB.
      * Waiting until a stream has cost about as much on one thread as the workers would cost bounds the loss either
      * way: a small file never starts a thread, a large one decodes at most its first 256 KiB (or first member) on
