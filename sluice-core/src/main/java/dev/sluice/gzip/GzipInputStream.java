@@ -94,7 +94,8 @@ public final class GzipInputStream extends InputStream {
     /**
      * The decoding strategy, from {@code -Dsluice.gzip.strategy=}: {@code auto} (the default: index pieces when the
      * stream has an index, independent members on workers where they have a size subfield, else, with at least
-     * {@link #SPECULATIVE_MIN_THREADS} threads, speculative chunks, and one thread below that), {@code serial} (every
+     * {@link #SPECULATIVE_MIN_THREADS} threads and a heap that holds its chunks ({@link SpeculativeReader#fits}),
+     * speculative chunks, and one thread below that), {@code serial} (every
      * member on the caller's thread, whatever the threads) or {@code speculative} (any gzip without an index on
      * workers, {@link SpeculativeReader}, with two threads or more). Read once; an unknown value is an
      * IllegalArgumentException when a stream is made.
@@ -107,7 +108,10 @@ public final class GzipInputStream extends InputStream {
      * issue 32's section): the speculative pipeline decodes about 185 MB/s of output per core against one-thread
      * ISA-L's 520 MB/s and zlib's 335 MB/s, so it cannot pay on 2 cores with ISA-L (3.3-3.6 s against 1.8-1.9 s
      * for the 1.1 GB file); from those rates it breaks even at about 4 cores and is clearly ahead from 6. 8 leaves
-     * a margin for what was not measured on more cores (the ordered resolver's share, memory bandwidth).
+     * a margin for what was not measured on more cores (the ordered resolver's share, memory bandwidth). Those runs
+     * read {@code 2 × threads + 2} chunks ahead; with {@link SpeculativeReader#ahead}'s {@code threads + 1}
+     * (2026-11-29, a faster 2-core guest) two threads take 1.09-1.18 s against one thread's 0.89-1.04 s: still
+     * behind on 2 cores, and the break-even is owed a many-core measurement.
      */
     static final int SPECULATIVE_MIN_THREADS = Defaults.intProperty("sluice.gzip.speculativeMinThreads", 8);
 
@@ -850,7 +854,8 @@ public final class GzipInputStream extends InputStream {
             return null; // a small stream so far: this member on this thread (PARALLEL_AFTER)
         }
         if (memberStart == 0 && (strategy.equals("speculative")
-                || strategy.equals("auto") && threads >= SPECULATIVE_MIN_THREADS)) {
+                || strategy.equals("auto") && threads >= SPECULATIVE_MIN_THREADS
+                        && SpeculativeReader.fits(speculativeChunk, Runtime.getRuntime().maxMemory()))) {
             return speculative();
         }
         return null;

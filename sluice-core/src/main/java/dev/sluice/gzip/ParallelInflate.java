@@ -49,6 +49,11 @@ final class ParallelInflate {
      * one else may free it), and recycled within the stream meanwhile.
      */
     private volatile boolean direct;
+    /** See {@link #sizeHints}: 0 until a reader gives them. */
+    private volatile int outHint;
+    private volatile int inHint;
+    /** Output buffers and input arrays made, not taken from the free lists ({@link #arraysMade}). */
+    private final AtomicInteger made = new AtomicInteger();
 
     ParallelInflate(int threads) {
         this(threads, Math.max(2 * threads, MIN_IN_FLIGHT));
@@ -86,6 +91,22 @@ final class ParallelInflate {
             pool = Workers.pool("sluice-gunzip", threads);
         }
         inFlight.add(pool.submit(new Task(member, header, in, off, len, block)));
+    }
+
+    /**
+     * Sizes that new output buffers and input arrays are made at least as large as, from here on: the largest result
+     * and input a reader expects (an index's pieces), so that a recycled one always fits. One too small would be
+     * dropped and a new one made, and each new one is memory the kernel must fault in and zero: 12% of an indexed
+     * gunzip's CPU samples on 2 cores, before (issue 31, docs/benchmarks/gzip.md, 2026-11-29).
+     */
+    void sizeHints(int out, int in) {
+        outHint = out;
+        inHint = in;
+    }
+
+    /** Output buffers and input arrays made so far rather than reused (tests: the free lists do their job). */
+    int arraysMade() {
+        return made.get();
     }
 
     /** Decodes {@code piece} on a worker, into an output array of at least {@code outSize} bytes. */
@@ -169,7 +190,8 @@ final class ParallelInflate {
                 return b.clear();
             }
         }
-        int n = (int) Math.min(Integer.MAX_VALUE - 8, (long) size + extra);
+        int n = (int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) size + extra, outHint));
+        made.incrementAndGet();
         return d ? ByteBuffer.allocateDirect(n) : ByteBuffer.allocate(n);
     }
 
@@ -324,7 +346,8 @@ final class ParallelInflate {
                 return a;
             }
         }
-        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, (long) size + extra)];
+        made.incrementAndGet();
+        return new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max((long) size + extra, inHint))];
     }
 
     /** Drops one user of {@code b} (the reader, or a task); the last one frees its array for reuse. */

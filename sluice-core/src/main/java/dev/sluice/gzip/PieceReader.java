@@ -121,6 +121,7 @@ final class PieceReader implements ChunkSource {
         if (record) {
             account(buf, 0, pos, 0); // the header's bytes, for the file's first (and, when that small, last) bytes
         }
+        hintSizes();
     }
 
     /**
@@ -141,13 +142,21 @@ final class PieceReader implements ChunkSource {
     }
 
     /**
-     * Results held at once: twice the workers and at least 8, each up to about {@link #PIECE_SIZE} out and its
-     * input; as for members ({@link ParallelInflate#maxInFlight}), enough work queued to cover the scheduler keeping
-     * the caller's thread off a core for a few milliseconds.
+     * Results held at once: twice the workers and at least {@link #MIN_IN_FLIGHT}, each up to about
+     * {@link #PIECE_SIZE} out and its input.
      */
     static int maxInFlight(int threads) {
-        return Math.max(2 * threads, ParallelInflate.MIN_IN_FLIGHT);
+        return Math.max(2 * threads, MIN_IN_FLIGHT);
     }
+
+    /**
+     * The fewest pieces in flight: 6, about three pieces per worker on 2 cores (a 4 MiB piece is ~3 ms of ISA-L's
+     * time), enough to cover the scheduler keeping the caller's thread off a core for a few milliseconds. Members'
+     * {@link ParallelInflate#MIN_IN_FLIGHT} (8) is counted in 1 MiB members; 8 pieces made the process 30 MB larger
+     * and gained nothing (1.1 GB through its index, Temurin 25, 2 cores, 10 interleaved rounds: 0.658 s with 8,
+     * 0.650 s with 6, 0.678 s with 4; docs/benchmarks/gzip.md, 2026-11-29).
+     */
+    static final int MIN_IN_FLIGHT = 6;
 
     @Override
     public boolean trailingGarbageIgnored() {
@@ -217,13 +226,48 @@ final class PieceReader implements ChunkSource {
         return p.target < 0 ? (int) pieceSize : (int) p.target + 1;
     }
 
-    /** Reads the next piece's input and describes it. */
-    private Piece readPiece() throws IOException {
-        int s = next;
+    /**
+     * The entry after the last one of the piece that starts at entry {@code s} (the index's size for the last piece):
+     * entries are grouped until the piece holds {@link #pieceSize} bytes, out or in.
+     */
+    private int pieceEnd(int s) {
         int e = s + 1;
         while (e < ep.size() && ep.u[e] - ep.u[s] < pieceSize && ep.startByte(e) - ep.startByte(s) < pieceSize) {
             e++;
         }
+        return e;
+    }
+
+    /**
+     * Tells the workers how large the pieces' output and input arrays need to be: the largest of the index's pieces
+     * (the last one's output at {@link #pieceSize} when the size is not known), up to four times {@link #pieceSize}
+     * (a piece larger than that, which only an index far sparser than the pieces makes, gets arrays of its own size,
+     * as without a hint). Every array then fits every piece, so the workers make as many as are in use at once and
+     * no more. A piece holds {@code pieceSize} and up to one stretch between checkpoints: 4-5.7 MB for the 1.1 GB
+     * tar's index at the default spacing.
+     */
+    private void hintSizes() {
+        long out = 0;
+        long in = 0;
+        for (int s = 0, e; s < ep.size(); s = e) {
+            e = pieceEnd(s);
+            boolean last = e == ep.size();
+            long target = !last ? ep.u[e] - ep.u[s]
+                    : ep.uncompressedSize >= 0 ? ep.uncompressedSize - ep.u[s] : pieceSize;
+            long want = last ? (ep.compressedSize >= 0 ? ep.compressedSize - ep.startByte(s) : pieceSize)
+                    : ep.endByte(e) - ep.startByte(s);
+            out = Math.max(out, target + 1);
+            in = Math.max(in, want);
+        }
+        long cap = Math.min(4 * Math.min(pieceSize, Integer.MAX_VALUE),
+                Integer.MAX_VALUE - 8 - Piece.ROOM - BitStarts.MAX_SUFFIX);
+        workers.sizeHints((int) Math.min(out, cap), (int) (Piece.ROOM + Math.min(in, cap) + BitStarts.MAX_SUFFIX));
+    }
+
+    /** Reads the next piece's input and describes it. */
+    private Piece readPiece() throws IOException {
+        int s = next;
+        int e = pieceEnd(s);
         boolean last = e == ep.size();
         long start = ep.startByte(s);
         long want;

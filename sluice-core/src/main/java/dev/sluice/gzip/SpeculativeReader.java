@@ -49,9 +49,11 @@ import dev.sluice.internal.Defaults;
  * with {@link GzipMembers#readDecoderHeader}; what follows the last member passes as zeros or is trailing garbage, as
  * {@link GzipInputStream} judges it.
  *
- * <p>Memory: up to {@code 2 × threads + 2} chunks read ahead (each {@code 2 × CHUNK} bytes of input) and as many
- * results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each, the decoder's 16-bit phase) plus their
- * bytes; about 45 MiB per chunk in flight for text that compresses 4:1 at the default chunk; with ISA-L, per decoder
+ * <p>Memory: up to {@link #ahead} chunks read ahead (each {@code 2 × CHUNK} bytes of input; {@code threads + 1},
+ * fewer where the heap is small) and as many results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each,
+ * the decoder's 16-bit phase) plus their bytes; about 80 MB per chunk in flight for the 1.1 GB JDK-source tar at the
+ * default chunk (it compresses 6:1, and its back-references into the unknown window last most of a chunk's output),
+ * plus as many idle arrays kept for reuse; with ISA-L, per decoder
  * (one per worker and the caller) an engine's native blocks and a probe decoder ({@link EngineRest}). Not
  * thread-safe: one caller thread; the workers are daemon threads of a pool owned by this object, stopped by
  * {@link #close()} and ending on their own when idle.
@@ -59,6 +61,37 @@ import dev.sluice.internal.Defaults;
 final class SpeculativeReader implements ChunkSource {
     /** Compressed bytes per chunk: {@code -Dsluice.gzip.speculativeChunk=}, default 4 MiB (rapidgzip's). */
     static final int CHUNK = Defaults.intProperty("sluice.gzip.speculativeChunk", 4 << 20);
+
+    /**
+     * Heap a chunk in flight is counted at, per compressed byte of chunk: 20 (its input and the next chunk's, 2; the
+     * 16-bit symbols, up to 10; the bytes, up to 8): 84 MB at the default chunk, what the 1.1 GB JDK-source tar
+     * needs per chunk with its arrays for reuse.
+     */
+    static final int HEAP_PER_CHUNK_BYTE = 20;
+
+    /**
+     * Chunks read ahead and results held at once ({@code maxAhead}): one per worker and one that the ordered walk
+     * holds, {@code threads + 1}, and no more than a quarter of the heap ({@code maxHeap}) holds at
+     * {@link #HEAP_PER_CHUNK_BYTE}; never fewer than 2 (one walked, one decoding). Each chunk in flight is tens of
+     * megabytes of arrays, and a larger read-ahead gained nothing and cost much: 2 cores, the 1.1 GB tar as one pigz
+     * member, Temurin 25 (docs/benchmarks/gzip.md, 2026-11-29): 3 ahead 1.09-1.18 s at 0.72-0.85 GB of memory, 4
+     * ahead 1.10-1.22 s at 0.9-1.1 GB, and the former {@code 2 × threads + 2} (6) 1.7-3.8 s at 1.4-1.6 GB (the
+     * collector grew the heap for arrays nobody held any more, and the kernel zeroed every new page: 1.3-3.3 s of
+     * system time), or an OutOfMemoryError in a 600 MB heap. rapidgzip -P2 took 1.25-1.36 s.
+     */
+    static int ahead(int threads, int chunkSize, long maxHeap) {
+        long fit = maxHeap / 4 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize);
+        return (int) Math.max(2, Math.min(threads + 1L, fit));
+    }
+
+    /**
+     * Whether the heap ({@code maxHeap}) holds the two chunks in flight that speculation needs at the least, by the
+     * count of {@link #ahead}: {@code auto} decodes on one thread where it does not, rather than risk running out of
+     * memory.
+     */
+    static boolean fits(int chunkSize, long maxHeap) {
+        return maxHeap / 4 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize) >= 2;
+    }
 
     private final int chunkSize;
     private final int softCap;
@@ -172,7 +205,7 @@ final class SpeculativeReader implements ChunkSource {
         this.chunkSize = chunkSize;
         this.softCap = (int) Math.min(Integer.MAX_VALUE - 16, 8L * chunkSize + 65536);
         this.hardCap = (int) Math.min(Integer.MAX_VALUE - 8, 10L * chunkSize + (4 << 20));
-        this.maxAhead = 2 * threads + 2;
+        this.maxAhead = ahead(threads, chunkSize, Runtime.getRuntime().maxMemory());
         this.pool = Workers.pool("sluice-speculative", threads);
         this.in = in;
         this.ignoreTrailingGarbage = ignoreTrailingGarbage;
