@@ -19,7 +19,8 @@ import java.util.zip.ZipException;
  *   <li><b>Any gzip</b> (one member or many, made by gzip, pigz or anything): checkpoints in zran's manner (zlib's
  *       {@code examples/zran.c}): the bit offset of a DEFLATE block boundary, the uncompressed offset there and the
  *       32 KiB of output before it, about every {@code spacing} bytes of output, plus the start of every member.
- *       {@link #build(Path)} takes them, where the native engine (ISA-L) is bound, from a serial walk with ISA-L
+ *       {@link #build(Path)} takes them, where the native engine (ISA-L) is bound and there are fewer than 8
+ *       processors, from a serial walk with ISA-L
  *       decoding every byte from block end to block end, the block finder proposing each next end on a second thread
  *       ({@code GzipIndexEngineBuild}, at spacings of 1 MiB or more; {@code -Dsluice.gzip.index.engine=false} turns
  *       it off); otherwise, with two processors or more and a file of 8 MiB or more, from the speculative parallel
@@ -122,6 +123,33 @@ public final class GzipIndex {
             "sluice.gzip.index.engineMinSpacing", (int) DEFAULT_SPACING);
 
     /**
+     * From how many processors {@link #build} takes the speculative walk ({@link GzipIndexWalk}) rather than the
+     * engine build, for a file of two speculative chunks or more and a heap that holds them
+     * ({@code -Dsluice.gzip.index.engineBelowThreads=}, default 8). The engine build's walk decodes every byte with
+     * ISA-L on one thread, so it never takes less than a one-thread decode of the file (igzip's: 1.38 s for the
+     * 1.19 GB tar on the 16-core Xeon of issue 32, where rapidgzip builds its index in 0.48 s); the speculative walk
+     * decodes on every processor. On 2 cores (2026-11-29, Temurin 25, the 1.1 GB pigz file, 3 interleaved rounds;
+     * docs/benchmarks/gzip.md) the engine build took 1.41 s with 2.4 s of CPU, the speculative walk 2.28 s with
+     * 4.0 s: by those figures the walk is ahead from about 4 processors; 8, the threshold of decoding
+     * ({@link GzipInputStream#SPECULATIVE_MIN_THREADS}), leaves a margin for what 2 cores cannot show. The {@code
+     * sluice} launcher's C1-only option for {@code index} suits both builds (the walk: 2.28 s with C1 against 2.31 s
+     * with C2 on 2 cores).
+     */
+    static final int ENGINE_BELOW_THREADS = dev.sluice.internal.Defaults.intProperty(
+            "sluice.gzip.index.engineBelowThreads", 8);
+
+    /**
+     * Whether {@link #build} takes the engine build (where the native engine is bound): at a spacing of at least
+     * {@link #ENGINE_MIN_SPACING}, and below {@link #ENGINE_BELOW_THREADS} processors or where the speculative walk
+     * would not run (a file under two of its chunks, a heap that does not hold them).
+     */
+    static boolean engineBuild(int cpus, long size, long spacing, long maxHeap) {
+        boolean walk = cpus >= ENGINE_BELOW_THREADS && size >= 2L * SpeculativeReader.CHUNK
+                && SpeculativeReader.fits(SpeculativeReader.CHUNK, maxHeap);
+        return ENGINE_BUILD && spacing >= ENGINE_MIN_SPACING && !walk;
+    }
+
+    /**
      * From how many processors {@link #build} takes its checkpoints from the speculative parallel decoder
      * ({@link GzipIndexWalk}), for a file of at least two of its chunks (8 MiB); below either the scanner build
      * ({@link GzipIndexBuild}). {@code -Dsluice.gzip.index.speculativeMinThreads=}, default 2: with the
@@ -189,8 +217,8 @@ public final class GzipIndex {
     /**
      * Reads the gzip file {@code gz} once and returns its index, with a checkpoint at a block boundary at least
      * {@code spacing} uncompressed bytes after the previous one (the first such without ISA-L; and at every member
-     * start). With ISA-L, one
-     * thread decodes and a second searches block starts (see the class comment); without, decodes on every
+     * start). With ISA-L and fewer than 8 processors ({@link #ENGINE_BELOW_THREADS}), one
+     * thread decodes and a second searches block starts (see the class comment); else decodes on every
      * processor (one thread, or two beside zlib, for a file under 8 MiB or on one processor);
      * holds the windows (32 KiB per checkpoint) and, while it runs, the parallel decoder's chunks in flight. Data after
      * the last member (zeros or garbage) ends the index.
@@ -209,7 +237,7 @@ public final class GzipIndex {
                 return members;
             }
             int cpus = Runtime.getRuntime().availableProcessors();
-            if (ENGINE_BUILD && spacing >= ENGINE_MIN_SPACING && GzipEngines.nativeInflater()) {
+            if (engineBuild(cpus, size, spacing, Runtime.getRuntime().maxMemory()) && GzipEngines.nativeInflater()) {
                 return GzipIndexEngineBuild.build(ch, size, spacing, GzipEngines.inflater(), cpus > 1,
                         () -> buildWithoutEngine(ch, size, spacing, cpus));
             }
@@ -219,7 +247,8 @@ public final class GzipIndex {
 
     /** The build without the native engine: the speculative decoder's walk or the scanner's, by processors and size. */
     private static GzipIndex buildWithoutEngine(FileChannel ch, long size, long spacing, int cpus) throws IOException {
-        if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK) {
+        if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK
+                && SpeculativeReader.fits(SpeculativeReader.CHUNK, Runtime.getRuntime().maxMemory())) {
             return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
         }
         boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);

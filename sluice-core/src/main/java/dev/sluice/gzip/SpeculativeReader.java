@@ -51,9 +51,9 @@ import dev.sluice.internal.Defaults;
  *
  * <p>Memory: up to {@link #ahead} chunks read ahead (each {@code 2 × CHUNK} bytes of input; {@code threads + 1},
  * fewer where the heap is small) and as many results in flight, each at most {@code 10 × CHUNK} symbols (2 bytes each,
- * the decoder's 16-bit phase) plus their bytes; about 80 MB per chunk in flight for the 1.1 GB JDK-source tar at the
- * default chunk (it compresses 6:1, and its back-references into the unknown window last most of a chunk's output),
- * plus as many idle arrays kept for reuse; with ISA-L, per decoder
+ * the decoder's 16-bit phase) plus their bytes; about 185 MB of heap per chunk ahead for the 1.1 GB JDK-source tar at
+ * the default chunk ({@link #HEAP_PER_CHUNK_BYTE}: it compresses 6:1, and its back-references into the unknown window
+ * last through most of a chunk's output), arrays kept for reuse included; with ISA-L, per decoder
  * (one per worker and the caller) an engine's native blocks and a probe decoder ({@link EngineRest}). Not
  * thread-safe: one caller thread; the workers are daemon threads of a pool owned by this object, stopped by
  * {@link #close()} and ending on their own when idle.
@@ -63,15 +63,18 @@ final class SpeculativeReader implements ChunkSource {
     static final int CHUNK = Defaults.intProperty("sluice.gzip.speculativeChunk", 4 << 20);
 
     /**
-     * Heap a chunk in flight is counted at, per compressed byte of chunk: 20 (its input and the next chunk's, 2; the
-     * 16-bit symbols, up to 10; the bytes, up to 8): 84 MB at the default chunk, what the 1.1 GB JDK-source tar
-     * needs per chunk with its arrays for reuse.
+     * Heap a chunk read ahead is counted at, per compressed byte of chunk: 44, 185 MB at the default chunk. Measured:
+     * the live heap after a collection in the middle of an index build of the 1.1 GB JDK-source tar on 8 threads
+     * (9 chunks ahead) was 1.68 GB (docs/benchmarks/gzip.md, 2026-11-29): per chunk its input and the next chunk's
+     * (8 MB), the 16-bit symbols (up to 41 MB here, whose back-references into the unknown window last through most
+     * of a chunk), the decoded bytes (~30 MB) and the resolved bytes waiting for the caller, and the arrays kept for
+     * reuse.
      */
-    static final int HEAP_PER_CHUNK_BYTE = 20;
+    static final int HEAP_PER_CHUNK_BYTE = 44;
 
     /**
      * Chunks read ahead and results held at once ({@code maxAhead}): one per worker and one that the ordered walk
-     * holds, {@code threads + 1}, and no more than a quarter of the heap ({@code maxHeap}) holds at
+     * holds, {@code threads + 1}, and no more than half the heap ({@code maxHeap}) holds at
      * {@link #HEAP_PER_CHUNK_BYTE}; never fewer than 2 (one walked, one decoding). Each chunk in flight is tens of
      * megabytes of arrays, and a larger read-ahead gained nothing and cost much: 2 cores, the 1.1 GB tar as one pigz
      * member, Temurin 25 (docs/benchmarks/gzip.md, 2026-11-29): 3 ahead 1.09-1.18 s at 0.72-0.85 GB of memory, 4
@@ -80,7 +83,7 @@ final class SpeculativeReader implements ChunkSource {
      * system time), or an OutOfMemoryError in a 600 MB heap. rapidgzip -P2 took 1.25-1.36 s.
      */
     static int ahead(int threads, int chunkSize, long maxHeap) {
-        long fit = maxHeap / 4 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize);
+        long fit = maxHeap / 2 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize);
         return (int) Math.max(2, Math.min(threads + 1L, fit));
     }
 
@@ -90,7 +93,7 @@ final class SpeculativeReader implements ChunkSource {
      * memory.
      */
     static boolean fits(int chunkSize, long maxHeap) {
-        return maxHeap / 4 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize) >= 2;
+        return maxHeap / 2 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize) >= 2;
     }
 
     private final int chunkSize;

@@ -24,8 +24,8 @@ class SpeculativeAheadTest {
 
     @Test
     void aSmallHeapHoldsFewerChunks() {
-        // A quarter of the heap at 20 bytes per compressed byte of chunk: 84 MB a chunk at 4 MiB.
-        assertEquals(4, SpeculativeReader.ahead(16, CHUNK, 1400 * MB));
+        // Half the heap at 44 bytes per compressed byte of chunk: 185 MB a chunk at 4 MiB.
+        assertEquals(3, SpeculativeReader.ahead(16, CHUNK, 1400 * MB));
         assertEquals(2, SpeculativeReader.ahead(16, CHUNK, 600 * MB));
         assertEquals(2, SpeculativeReader.ahead(16, CHUNK, 1 * MB));
         // Small chunks (tests, -Dsluice.gzip.speculativeChunk) are held one per worker whatever the heap.
@@ -35,7 +35,7 @@ class SpeculativeAheadTest {
     @Test
     void autoSpeculatesOnlyWhereTwoChunksFit() {
         assertFalse(SpeculativeReader.fits(CHUNK, 600 * MB));
-        assertTrue(SpeculativeReader.fits(CHUNK, 700 * MB));
+        assertTrue(SpeculativeReader.fits(CHUNK, 800 * MB));
         assertTrue(SpeculativeReader.fits(4096, 64 * MB));
         assertFalse(SpeculativeReader.fits(Integer.MAX_VALUE, 6000 * MB));
     }
