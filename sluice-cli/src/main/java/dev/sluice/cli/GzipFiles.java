@@ -34,12 +34,20 @@ final class GzipFiles {
     static final int OK = 0;
     static final int ERROR = 1;
     static final int WARNING = 2;
+    /**
+     * The exit status once stdout is a pipe whose reader has gone ({@code sluice gunzip -c big.gz | head}): 141, what
+     * a shell reports for gzip there (killed by SIGPIPE: 128 + 13), and no message, as gzip prints none. The JVM
+     * ignores SIGPIPE, so the write fails with EPIPE instead, which the JDK reports as an IOException whose message
+     * is the C library's "Broken pipe".
+     */
+    static final int BROKEN_PIPE = 141;
 
     /** What {@code --help} of both commands says about several files and the exit status. */
     static final String FILES_AND_EXIT_STATUS = "Each FILE is done on its own: one that cannot be read or is corrupt"
             + " is reported on stderr, left as it was (no partial output), and the next FILE is still done."
             + "%nExit status (as gzip): 0 ok; 1 if any FILE failed or the command line is wrong (a usage error);"
-            + " 2 if there were only warnings (trailing garbage, a directory or a name skipped).";
+            + " 2 if there were only warnings (trailing garbage, a directory or a name skipped); 141, with no"
+            + " message, if stdout is a pipe whose reader has gone (as a shell reports gzip, killed by SIGPIPE).";
 
     /** Files at least this large get a progress bar when stderr is a terminal. */
     static final long PROGRESS_THRESHOLD = 64L << 20;
@@ -93,15 +101,45 @@ final class GzipFiles {
         return exit;
     }
 
+    /** Reports an error (exit status 1); nothing once stdout's pipe has gone, where gzip would have died already. */
     void error(String message) {
+        if (exit == BROKEN_PIPE) {
+            return;
+        }
         err.println("sluice: " + message);
         exit = ERROR;
     }
 
+    /** Reports a warning (exit status 2 unless there is an error); nothing once stdout's pipe has gone. */
     void warning(String message) {
+        if (exit == BROKEN_PIPE) {
+            return;
+        }
         err.println("sluice: " + message);
         if (exit == OK) {
             exit = WARNING;
+        }
+    }
+
+    /**
+     * Whether {@code e} (or a cause) is the failed write to a pipe whose reader has gone. Only writes fail so (a read
+     * from a pipe ends at EOF), and a run writes to a pipe only on stdout.
+     */
+    static boolean brokenPipe(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException && "Broken pipe".equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reports {@code e} for {@code what} as an error, or, for a closed pipe on stdout, ends quietly with 141. */
+    private void failed(String what, IOException e) {
+        if (brokenPipe(e)) {
+            exit = BROKEN_PIPE;
+        } else {
+            error(what + ": " + Main.describe(e));
         }
     }
 
@@ -169,7 +207,7 @@ final class GzipFiles {
                 warning("stdin: decompression OK, trailing garbage ignored");
             }
         } catch (IOException e) {
-            error("stdin: " + Main.describe(e));
+            failed("stdin", e);
         }
     }
 
@@ -181,7 +219,7 @@ final class GzipFiles {
             }
             stdout.flush();
         } catch (IOException e) {
-            error(source + ": " + Main.describe(e));
+            failed(source.toString(), e);
         }
     }
 

@@ -62,6 +62,53 @@ class MainProcessTest {
         }
     }
 
+    /**
+     * A reader that goes away ({@code sluice gunzip -c big.gz | head}): the status a shell reports for gzip there
+     * (141, killed by SIGPIPE) and nothing on stderr, for gunzip on one thread, gunzip on workers and gzip.
+     */
+    @Test
+    void aClosedPipeOnStdoutEndsQuietlyWith141() throws Exception {
+        Random r = new Random(11);
+        byte[] text = new byte[12 << 20];
+        for (int i = 0; i < text.length; i++) {
+            text[i] = (byte) ('a' + r.nextInt(4)); // compresses 4:1: the output is far larger than a pipe holds
+        }
+        byte[] noise = new byte[12 << 20];
+        r.nextBytes(noise);
+        Path plain = Files.write(dir.resolve("noise"), noise);
+        Path one = dir.resolve("one.gz");
+        try (OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(one))) {
+            out.write(text);
+        }
+        Path members = dir.resolve("members.sgz");
+        try (OutputStream out = ParallelGzipOutputStream.builder().format(Format.INDEPENDENT_MEMBERS).threads(2)
+                .blockSize(256 * 1024).build(Files.newOutputStream(members))) {
+            out.write(text);
+        }
+        for (String[] args : List.of(new String[] {"gunzip", "-c", one.toString()},
+                new String[] {"gunzip", "-c", members.toString()}, new String[] {"gzip", "-1", "-c", plain.toString()})) {
+            List<String> cmd = new ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.add("-cp");
+            cmd.add(System.getProperty("java.class.path"));
+            cmd.add(Main.class.getName());
+            cmd.addAll(List.of(args));
+            Path err = dir.resolve("err.txt");
+            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            p.getOutputStream().close();
+            InputStream out = p.getInputStream();
+            assertTrue(out.read() >= 0, String.join(" ", args) + " wrote nothing");
+            out.close(); // the reader goes, as head does after its first lines
+            boolean ended = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+            }
+            assertTrue(ended, String.join(" ", args) + " did not end within " + TIMEOUT_SECONDS + " s");
+            assertEquals("", Files.readString(err), String.join(" ", args));
+            assertEquals(GzipFiles.BROKEN_PIPE, p.exitValue(), String.join(" ", args));
+        }
+    }
+
     @Test
     void everydayCommandsEndByThemselvesWithTheirStatus() throws Exception {
         byte[] data = new byte[3 << 20];
