@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
                 + " without .gz, plus .gzi), else built in memory.",
             "A range past the end is cut at the end.",
             "Exit status: 0 ok; 2 trouble: a usage error (a negative or too large -s or -n included), or an"
-                + " unreadable or corrupt FILE or index."})
+                + " unreadable or corrupt FILE or index; 141, with no message, if stdout is a pipe whose reader has"
+                + " gone (as a shell reports a C tool killed by SIGPIPE)."})
 final class ExtractCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "FILE.gz")
@@ -59,6 +60,19 @@ final class ExtractCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--length must not be negative: " + length);
         }
         GzipIndex ix = index != null ? GzipIndex.load(index) : findIndex(file);
+        try {
+            extract(ix);
+        } catch (IOException e) {
+            if (output == null && GzipFiles.brokenPipe(e)) {
+                return GzipFiles.BROKEN_PIPE; // `sluice extract big.gz | head`: quiet, as the C tools
+            }
+            throw e;
+        }
+        return 0;
+    }
+
+    /** Writes the range through {@code ix} to {@link #output} or stdout. */
+    private void extract(GzipIndex ix) throws IOException {
         try (SeekableByteChannel ch = ix.openChannel(file);
                 OutputStream sink = output != null ? Files.newOutputStream(output)
                         : new FileOutputStream(FileDescriptor.out)) {
@@ -77,7 +91,6 @@ final class ExtractCommand implements Callable<Integer> {
             }
             sink.flush();
         }
-        return 0;
     }
 
     static GzipIndex findIndex(Path gz) throws IOException {

@@ -64,7 +64,7 @@ class MainProcessTest {
 
     /**
      * A reader that goes away ({@code sluice gunzip -c big.gz | head}): the status a shell reports for gzip there
-     * (141, killed by SIGPIPE) and nothing on stderr, for gunzip on one thread, gunzip on workers and gzip.
+     * (141, killed by SIGPIPE) and nothing on stderr, for gunzip on one thread, gunzip on workers, gzip and extract.
      */
     @Test
     void aClosedPipeOnStdoutEndsQuietlyWith141() throws Exception {
@@ -86,7 +86,8 @@ class MainProcessTest {
             out.write(text);
         }
         for (String[] args : List.of(new String[] {"gunzip", "-c", one.toString()},
-                new String[] {"gunzip", "-c", members.toString()}, new String[] {"gzip", "-1", "-c", plain.toString()})) {
+                new String[] {"gunzip", "-c", members.toString()}, new String[] {"gzip", "-1", "-c", plain.toString()},
+                new String[] {"extract", one.toString()})) {
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-cp");
