@@ -15,7 +15,8 @@ import java.util.zip.ZipException;
  * in one serial walk from block end to block end (issue 32's {@code sluice index} line): from a verified block
  * boundary P, whose 32 KiB window is known (empty at a member's start), the {@link BlockFinder} proposes the first
  * plausible block start S at or after the next search target (targets lie {@code spacing} output bytes apart at the
- * compressed ratio so far, never before the last candidate found or the walk's position: see {@link #claim}), and
+ * compressed ratio so far, never before the last candidate taken or the walk's position, and are set by the walk
+ * itself, so that the index is the same from run to run: see {@link #setTargets}), and
  * {@link EngineRest#decodeTo} decodes P..S with the window as dictionary and its crafted end after S: taken, S is a
  * true block boundary, the output exact, its last 32 KiB S's window, and S a checkpoint if it is at least
  * {@code spacing} bytes after the previous one or its member's start ({@link GzipIndexTable}'s rule; see
@@ -94,22 +95,25 @@ final class GzipIndexEngineBuild {
     private int streamed;
     private int searchesRun;
 
-    // The searches, shared with the finder thread under this object's lock: search k looks from the target it was
-    // given when claimed (see claim); the walk takes their results in order.
+    // The searches, shared with the finder thread under this object's lock: search k looks from targets[k % AHEAD],
+    // set by the walk (see setTargets); the walk takes their results in order.
     private final long[] results = new long[AHEAD];
     private final boolean[] ready = new boolean[AHEAD];
+    private final long[] targets = new long[AHEAD];
     private long nextTask;
     private long consumed;
-    /** The last claimed search's target plus the step: the next target, unless {@link #floor} is past it. */
-    private long nextTarget;
+    /** Searches whose targets are set: tasks {@code [0, targetsSet)}. */
+    private long targetsSet;
+    /** The target of search {@code targetsSet - 1} (the member's deflate start before the first). */
+    private long lastTarget;
     /**
-     * The lowest bit a search may start at: {@link #MIN_GAP} past the last candidate found and past the walk's
-     * position, since a search from before either finds a candidate the walk has no use for.
+     * The lowest bit a target may lie at: {@link #MIN_GAP} past the last candidate the walk took from a search and
+     * past the walk's position, since a search from before either finds a candidate the walk has no use for.
      */
     private long floor;
     /** Searches claimed and not yet published. */
     private int inFlight;
-    /** The bits from a search's target to its candidate, smoothed over the last searches. */
+    /** The bits from a search's target to its candidate, smoothed over the searches the walk took, in order. */
     private double overshoot;
     /** A search found no candidate before the file's end: later ones would not either. */
     private boolean ended;
@@ -187,7 +191,10 @@ final class GzipIndexEngineBuild {
             throw new EOFException("empty file");
         }
         long deflate = member(0);
-        nextTarget = (deflate << 3) + step();
+        synchronized (this) {
+            lastTarget = deflate << 3;
+            setTargets(AHEAD);
+        }
         mine = new Finder();
         Thread t = null;
         if (twoThreads) {
@@ -423,6 +430,22 @@ final class GzipIndexEngineBuild {
         limit = n;
     }
 
+    /**
+     * Sets the targets of the searches up to {@code limit} (exclusive), each {@link #step} past the one before and
+     * none below {@link #floor}. Only the walk's thread calls it, at points of its walk (its start, and each search
+     * result it takes), and every input (the ratio, the floor, the overshoot) is the walk's own state there: so the
+     * targets, the candidates found from them and the checkpoints are the same from run to run, whatever the
+     * threads' timing, and the same with one thread or two (issue 32: an index file is reproducible).
+     */
+    private void setTargets(long limit) {
+        for (; targetsSet < limit; targetsSet++) {
+            long t = Math.max(lastTarget + step(), floor);
+            targets[(int) (targetsSet % AHEAD)] = t;
+            lastTarget = t;
+        }
+        notifyAll();
+    }
+
     /** The first candidate at or after bit {@code min} (the one kept from before, or the next search's), or -1. */
     private long candidate(long min) throws IOException {
         if (pending != -1 && pending < min) {
@@ -446,8 +469,17 @@ final class GzipIndexEngineBuild {
                 if (ready[i]) {
                     ready[i] = false;
                     consumed++;
-                    notifyAll();
-                    return results[i];
+                    long s = results[i];
+                    if (s >= 0) {
+                        floor = Math.max(floor, s + MIN_GAP);
+                        overshoot = (overshoot + (s - targets[i])) / 2;
+                    }
+                    // Where the step is shorter than twice the usual stretch (small spacings: a target every block
+                    // or more often), the next search waits for this one's candidate and starts past it, so that
+                    // together they read each bit at most once; at the default spacing, where the step is some 16
+                    // times the stretch (large.gz), the searches run up to AHEAD ahead of the walk, side by side.
+                    setTargets(consumed + (step() < 2 * overshoot ? 1 : AHEAD));
+                    return s;
                 }
                 GzipIndexBuild.rethrow(finderFailure);
                 target = claim(task);
@@ -466,28 +498,19 @@ final class GzipIndexEngineBuild {
     }
 
     /**
-     * Claims the next search (its number into {@code task[0]}) and returns its first bit; -2 where {@link #AHEAD}
-     * searches are ahead of the walk already, the searches have reached the file's end, or the next search must wait
-     * for the one in flight. A search covers the bits from its target to its candidate: one that starts inside that
-     * stretch finds the same candidate again. So targets never fall behind {@link #floor} (the last candidate found,
-     * the walk's position), and where the step is shorter than twice the usual stretch (small spacings: a target
-     * every block or more often), searches run one at a time, each from {@code MIN_GAP} past the last one's
-     * candidate, so that together they read each bit at most once; at the default spacing, where the step is some 16
-     * times the stretch (large.gz), two threads search ahead side by side.
+     * Claims the next search (its number into {@code task[0]}) and returns its first bit, the target the walk set for
+     * it ({@link #setTargets}); -2 where the searches have reached the file's end or the next search has no target
+     * yet (at most {@link #AHEAD} ahead of the walk, one where the step is short). A search covers the bits from its
+     * target to its candidate: one that starts inside that stretch finds the same candidate again, which is why the
+     * targets never fall behind {@link #floor}.
      */
     private synchronized long claim(long[] task) {
-        if (cancelled || ended || nextTask - consumed >= AHEAD) {
-            return -2;
-        }
-        long step = step();
-        if (inFlight > 0 && step < 2 * overshoot) {
+        if (cancelled || ended || nextTask >= targetsSet) {
             return -2;
         }
         task[0] = nextTask++;
         inFlight++;
-        long t = Math.max(nextTarget, floor);
-        nextTarget = t + step;
-        return t;
+        return targets[(int) (task[0] % AHEAD)];
     }
 
     /** Publishes search {@code task}'s candidate {@code s} (-1: none before the file's end), found from {@code target}. */
@@ -499,9 +522,6 @@ final class GzipIndexEngineBuild {
         searchesRun++;
         if (s < 0) {
             ended = true;
-        } else {
-            floor = Math.max(floor, s + MIN_GAP);
-            overshoot = (overshoot + (s - target)) / 2;
         }
         notifyAll();
     }

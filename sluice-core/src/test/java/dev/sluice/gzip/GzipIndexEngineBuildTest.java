@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * test run, the JDK's zlib in the others: the crafted-end protocol is the same): on seeded files of every block type
  * and member layout, with small spacings for many checkpoints, the member table and sizes of the scanner's build,
  * every checkpoint decoded by a fresh JDK Inflater from its bit and window equal to the data there, every window the
- * bytes before it, the spacing rule, and reads through the index; bad input gets the exception of the build it falls
- * back to. Seeds are printed ({@code -Dsluice.test.seed=N} replays a run).
+ * bytes before it, the spacing rule, the same checkpoints with one thread as with two, and reads through the index;
+ * bad input gets the exception of the build it falls back to. Seeds are printed ({@code -Dsluice.test.seed=N} replays a run).
  */
 @Timeout(120)
 class GzipIndexEngineBuildTest {
@@ -57,6 +57,17 @@ class GzipIndexEngineBuildTest {
                     throw new AssertionError("fell back on a good file: " + what);
                 }, stats, search);
             }
+            // Reproducible: the targets are the walk's own (GzipIndexEngineBuild.setTargets), so the other thread
+            // count, whose searches run at other times, builds the same checkpoints.
+            GzipIndex other;
+            try (FileChannel ch = FileChannel.open(gz)) {
+                other = GzipIndexEngineBuild.build(ch, ch.size(), spacing, GzipEngines.inflater(), !twoThreads,
+                        () -> {
+                            throw new AssertionError("fell back on a good file: " + what);
+                        }, null, search);
+            }
+            assertArrayEquals(ix.cpBit, other.cpBit, what + ": one thread against two");
+            assertArrayEquals(ix.cpU, other.cpU, what + ": one thread against two");
             assertEquals(c.data().length, ix.uncompressedSize, what);
             assertArrayEquals(scan.memHeader, ix.memHeader, what);
             assertArrayEquals(scan.memDeflate, ix.memDeflate, what);
