@@ -35,15 +35,20 @@ class MainProcessTest {
 
     private static final long TIMEOUT_SECONDS = 60;
 
-    /** Runs {@code sluice ARGS} in a child JVM; returns its exit status and stdout. */
-    private static Object[] sluice(String... args) throws Exception {
+    /** The command line of {@code sluice ARGS} in a child JVM of this one's JDK and class path. */
+    private static List<String> command(String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(Main.class.getName());
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        return cmd;
+    }
+
+    /** Runs {@code sluice ARGS} in a child JVM; returns its exit status and stdout. */
+    private static Object[] sluice(String... args) throws Exception {
+        Process p = new ProcessBuilder(command(args)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
         p.getOutputStream().close();
         boolean ended = p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -88,14 +93,8 @@ class MainProcessTest {
         for (String[] args : List.of(new String[] {"gunzip", "-c", one.toString()},
                 new String[] {"gunzip", "-c", members.toString()}, new String[] {"gzip", "-1", "-c", plain.toString()},
                 new String[] {"extract", one.toString()})) {
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add(Main.class.getName());
-            cmd.addAll(List.of(args));
             Path err = dir.resolve("err.txt");
-            Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            Process p = new ProcessBuilder(command(args)).redirectError(err.toFile()).start();
             p.getOutputStream().close();
             InputStream out = p.getInputStream();
             assertTrue(out.read() >= 0, String.join(" ", args) + " wrote nothing");

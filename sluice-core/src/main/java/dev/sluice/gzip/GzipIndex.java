@@ -144,9 +144,13 @@ public final class GzipIndex {
      * would not run (a file under two of its chunks, a heap that does not hold them).
      */
     static boolean engineBuild(int cpus, long size, long spacing, long maxHeap) {
-        boolean walk = cpus >= ENGINE_BELOW_THREADS && size >= 2L * SpeculativeReader.CHUNK
-                && SpeculativeReader.fits(SpeculativeReader.CHUNK, maxHeap);
+        boolean walk = cpus >= ENGINE_BELOW_THREADS && walkRuns(size, maxHeap);
         return ENGINE_BUILD && spacing >= ENGINE_MIN_SPACING && !walk;
+    }
+
+    /** Whether the speculative walk can build this file's index: two of its chunks or more, and a heap for them. */
+    private static boolean walkRuns(long size, long maxHeap) {
+        return size >= 2L * SpeculativeReader.CHUNK && SpeculativeReader.fits(SpeculativeReader.CHUNK, maxHeap);
     }
 
     /**
@@ -247,8 +251,7 @@ public final class GzipIndex {
 
     /** The build without the native engine: the speculative decoder's walk or the scanner's, by processors and size. */
     private static GzipIndex buildWithoutEngine(FileChannel ch, long size, long spacing, int cpus) throws IOException {
-        if (cpus >= SPECULATIVE_MIN_THREADS && size >= 2L * SpeculativeReader.CHUNK
-                && SpeculativeReader.fits(SpeculativeReader.CHUNK, Runtime.getRuntime().maxMemory())) {
+        if (cpus >= SPECULATIVE_MIN_THREADS && walkRuns(size, Runtime.getRuntime().maxMemory())) {
             return GzipIndexWalk.build(ch, size, spacing, Math.min(cpus, 256), SpeculativeReader.CHUNK);
         }
         boolean parallel = PARALLEL_BUILD && cpus > 1 && size > (1 << 20);

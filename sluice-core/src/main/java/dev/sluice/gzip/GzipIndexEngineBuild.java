@@ -111,8 +111,6 @@ final class GzipIndexEngineBuild {
      * past the walk's position, since a search from before either finds a candidate the walk has no use for.
      */
     private long floor;
-    /** Searches claimed and not yet published. */
-    private int inFlight;
     /** The bits from a search's target to its candidate, smoothed over the searches the walk took, in order. */
     private double overshoot;
     /** A search found no candidate before the file's end: later ones would not either. */
@@ -493,7 +491,7 @@ final class GzipIndexEngineBuild {
                     continue;
                 }
             }
-            publish(task[0], target, mine.search(target));
+            publish(task[0], mine.search(target));
         }
     }
 
@@ -509,16 +507,14 @@ final class GzipIndexEngineBuild {
             return -2;
         }
         task[0] = nextTask++;
-        inFlight++;
         return targets[(int) (task[0] % AHEAD)];
     }
 
-    /** Publishes search {@code task}'s candidate {@code s} (-1: none before the file's end), found from {@code target}. */
-    private synchronized void publish(long task, long target, long s) {
+    /** Publishes search {@code task}'s candidate {@code s} (-1: none before the file's end). */
+    private synchronized void publish(long task, long s) {
         int i = (int) (task % AHEAD);
         results[i] = s;
         ready[i] = true;
-        inFlight--;
         searchesRun++;
         if (s < 0) {
             ended = true;
@@ -545,7 +541,7 @@ final class GzipIndexEngineBuild {
                 if (target == -2) {
                     return;
                 }
-                publish(task[0], target, finder.search(target));
+                publish(task[0], finder.search(target));
             }
         } catch (Throwable e) {
             synchronized (this) {

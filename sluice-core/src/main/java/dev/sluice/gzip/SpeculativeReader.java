@@ -83,8 +83,7 @@ final class SpeculativeReader implements ChunkSource {
      * system time), or an OutOfMemoryError in a 600 MB heap. rapidgzip -P2 took 1.25-1.36 s.
      */
     static int ahead(int threads, int chunkSize, long maxHeap) {
-        long fit = maxHeap / 2 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize);
-        return (int) Math.max(2, Math.min(threads + 1L, fit));
+        return (int) Math.max(2, Math.min(threads + 1L, heapChunks(chunkSize, maxHeap)));
     }
 
     /**
@@ -93,7 +92,12 @@ final class SpeculativeReader implements ChunkSource {
      * memory.
      */
     static boolean fits(int chunkSize, long maxHeap) {
-        return maxHeap / 2 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize) >= 2;
+        return heapChunks(chunkSize, maxHeap) >= 2;
+    }
+
+    /** The chunks half the heap holds at {@link #HEAP_PER_CHUNK_BYTE}. */
+    private static long heapChunks(int chunkSize, long maxHeap) {
+        return maxHeap / 2 / ((long) HEAP_PER_CHUNK_BYTE * chunkSize);
     }
 
     private final int chunkSize;
