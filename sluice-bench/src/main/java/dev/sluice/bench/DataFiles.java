@@ -20,10 +20,90 @@ import java.util.zip.ZipInputStream;
  * JDK's sources ({@code lib/src.zip}) as a ustar archive. Each caller keeps its own cache directory and names; the
  * bytes are made here, atomically (a temp file renamed into place), and read once so that measurements are
  * page-cached. Text corpora are made by {@code text.TextCorpus} (JMH) and {@code experiments.Corpus} (report) from
- * these and from the man pages.
+ * these and from the man pages. Every data file is written a page at a time ({@link #inPages}), so that the page
+ * cache holds it in the same state on every run.
  */
 public final class DataFiles {
     private DataFiles() {}
+
+    /** The size of every write {@link #inPages} makes: one page of x86-64 and of most other Linux machines. */
+    public static final int PAGE = 4096;
+
+    /**
+     * A stream that writes {@code out} one whole {@link #PAGE} at a time (the last write may be shorter), whatever
+     * sizes it is given, so that the file it makes sits in the page cache as single 4 KiB pages. Linux 6.x caches a
+     * file in folios as large as the writes that made it (on the 2-core machine's kernel 6.18, ext4: 64 KiB writes
+     * gave 16-page folios, 1 MiB writes 256-page ones), but only while the allocator has that much contiguous memory
+     * free; where it has not, it falls back to single pages. How a page-cached file is held then changes from run to
+     * run with the machine's fragmentation, and reads with small buffers change with it: IOUtils.copy of a 32 MiB
+     * file with a 4 KiB buffer took 6.6 ms in 16-page folios and 10-12 ms in single pages, with an 8 KiB buffer 6.4
+     * and 8-9 ms, so C25's ratio moved between 1.0 and 1.3 from one quick run to the next (docs/design/report.md,
+     * "Data in single pages"). Writes of one page always get single pages: the layout every kernel had before large
+     * folios, and the one the articles measured. Not buffered beyond one page; {@link #close()} writes the last
+     * partial page and closes {@code out}.
+     */
+    public static OutputStream inPages(OutputStream out) {
+        return new PageWriter(out);
+    }
+
+    private static final class PageWriter extends OutputStream {
+        private final OutputStream out;
+        private final byte[] page = new byte[PAGE];
+        private int filled;
+        private boolean closed;
+
+        PageWriter(OutputStream out) {
+            this.out = java.util.Objects.requireNonNull(out, "out");
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            if (closed) {
+                throw new IOException("stream closed");
+            }
+            while (len > 0) {
+                if (filled == 0 && len >= PAGE) {
+                    out.write(b, off, PAGE); // a whole page straight from the caller's array
+                    off += PAGE;
+                    len -= PAGE;
+                    continue;
+                }
+                int n = Math.min(len, PAGE - filled);
+                System.arraycopy(b, off, page, filled, n);
+                filled += n;
+                off += n;
+                len -= n;
+                if (filled == PAGE) {
+                    out.write(page, 0, PAGE);
+                    filled = 0;
+                }
+            }
+        }
+
+        /** Writes nothing: a partial page waits for the rest, so that no write is shorter than a page but the last. */
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try (out) {
+                if (filled > 0) {
+                    out.write(page, 0, filled);
+                    filled = 0;
+                }
+            }
+        }
+    }
 
     /** {@code dir/name}: {@code size} random bytes from a generator seeded with the size, made if missing or of another size. */
     public static Path randomFile(Path dir, String name, long size) throws IOException {
@@ -33,7 +113,7 @@ public final class DataFiles {
             Path tmp = Files.createTempFile(dir, "random", ".tmp");
             SplittableRandom r = new SplittableRandom(size);
             byte[] chunk = new byte[1 << 20];
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = inPages(Files.newOutputStream(tmp))) {
                 for (long left = size; left > 0; left -= chunk.length) {
                     r.nextBytes(chunk);
                     out.write(chunk, 0, (int) Math.min(left, chunk.length));

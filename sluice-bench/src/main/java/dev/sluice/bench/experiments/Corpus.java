@@ -91,7 +91,7 @@ public final class Corpus {
         if (!Files.exists(gz)) {
             Path tmp = Files.createTempFile(dir, "gz", ".tmp");
             try (InputStream in = Files.newInputStream(src);
-                 OutputStream out = new GZIPOutputStream(Files.newOutputStream(tmp), 65536)) {
+                 OutputStream out = new GZIPOutputStream(DataFiles.inPages(Files.newOutputStream(tmp)), 65536)) {
                 in.transferTo(out);
             }
             Files.move(tmp, gz, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -139,7 +139,7 @@ public final class Corpus {
         Path p = dir.resolve(name);
         if (!Files.exists(p) || Files.size(p) != size) {
             Path tmp = Files.createTempFile(dir, "corpus", ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = DataFiles.inPages(Files.newOutputStream(tmp))) {
                 producer.write(out);
             } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(tmp);

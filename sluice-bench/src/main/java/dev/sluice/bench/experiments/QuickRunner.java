@@ -2,6 +2,7 @@ package dev.sluice.bench.experiments;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.sluice.bench.DataFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import java.util.Set;
  * <pre>
  * java -cp benchmarks.jar dev.sluice.bench.experiments.QuickRunner --data-dir DIR --out raw.json
  *      [--scale tiny|quick|full] [--only E1,E2] [--user-data DIR] [--harness quick|jmh] [--fork N]
- *      [--reads page-cached|cold] [--claims C14,C17] [--prepare true]
+ *      [--reads page-cached|cold] [--claims C14,C17] [--prepare true] [--rehome true]
  * </pre>
  *
  * <p>One run is one fork: the CLI starts the runner {@link Scale#forks} times, one after the other, with
@@ -33,7 +34,8 @@ import java.util.Set;
  * the last comparison those claims name ({@link #lookPrefix}), after a settling pass over the same cases
  * ({@link #settle}): an extra look the CLI takes at claims whose interval straddled their threshold after the planned
  * forks (docs/design/report.md, "Adaptive rounds"). Its raw results name the claims. {@code --prepare true} makes
- * the data and measures nothing.
+ * the data and measures nothing; with {@code --rehome true} it also writes every data file again into new pages
+ * ({@link #rehome}), which the CLI asks for before every fork after the first.
  *
  * <p>Standard output carries one line per event for the parent's progress bars: {@code START E1 16},
  * {@code STEP E1 3 16 <variant> @ <param>}, {@code END E1}. Every other line is a message for the user.
@@ -74,7 +76,7 @@ public final class QuickRunner {
         List<String> claimIds = opt.containsKey("--claims") ? List.of(opt.get("--claims").split(",")) : null;
         Corpus corpus = new Corpus(dataDir, scale, userData);
         if (Boolean.parseBoolean(opt.getOrDefault("--prepare", "false"))) {
-            prepare(selected, corpus, dataDir);
+            prepare(selected, corpus, dataDir, Boolean.parseBoolean(opt.getOrDefault("--rehome", "false")));
             return;
         }
 
@@ -177,18 +179,55 @@ public final class QuickRunner {
      * quick runs, fork 0 was the odd fork out of several claims (C10 0.96x against 0.86x in forks 1 and 2, C17 1.18x
      * against 1.01-1.05x, C19 1.22x against 1.04-1.06x). Now every fork starts alike.
      */
-    static void prepare(List<Experiment> selected, Corpus corpus, Path dataDir) throws IOException {
+    static void prepare(List<Experiment> selected, Corpus corpus, Path dataDir, boolean rehome) throws IOException {
         for (Experiment e : selected) {
             e.cases(corpus);
         }
-        try (java.util.stream.Stream<Path> files = Files.list(dataDir)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p,
-                        java.nio.file.StandardOpenOption.READ)) {
-                    ch.force(true);
-                }
+        for (Path p : dataFiles(dataDir)) {
+            if (rehome) {
+                rehome(p);
+            }
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(p,
+                    java.nio.file.StandardOpenOption.READ)) {
+                ch.force(true);
             }
         }
+    }
+
+    /**
+     * The regular files in the data directory but the forks' raw results, which the CLI writes there as JSON (no
+     * data file is JSON).
+     */
+    private static List<Path> dataFiles(Path dataDir) throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(dataDir)) {
+            return files.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().endsWith(".json"))
+                    .sorted().toList();
+        }
+    }
+
+    /**
+     * Writes {@code p} again, a page at a time ({@link DataFiles#inPages}), into a new file renamed over it, and
+     * reads it once: the bytes are the same, the pages that cache them are new ones. Where in physical memory a
+     * page-cached file lies changes how fast small reads of it are: six 32 MiB files made alike (single pages, 4 KiB
+     * writes) took 7.9-11.2 ms to read with 4 KiB arrays and 7.1-9.3 ms with 8 KiB ones, each file keeping its own
+     * speed across three JVMs (one at 1.10-1.14, another at 1.18-1.23). Data made once per run gives every fork the
+     * same placement, a state of the whole run that no interval within it sees (C25 at 1.16x in all seven forks of
+     * one run and 1.25x in all five of the next); data placed anew before each fork makes it one more fork-to-fork
+     * difference, which the intervals resample (docs/design/report.md, "Data in single pages").
+     */
+    static void rehome(Path p) throws IOException {
+        Path tmp = Files.createTempFile(p.getParent(), "rehome", ".tmp");
+        try {
+            try (java.io.InputStream in = Files.newInputStream(p);
+                 java.io.OutputStream out = DataFiles.inPages(Files.newOutputStream(tmp))) {
+                in.transferTo(out);
+            }
+            Files.move(tmp, p, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        DataFiles.warm(p);
     }
 
     /**

@@ -438,6 +438,45 @@ class ExperimentsTest {
         }
     }
 
+    /**
+     * {@code --rehome} writes every data file again into a new file (a new inode, so new pages in the cache) with
+     * the same bytes, and leaves the forks' raw results (JSON) alone.
+     */
+    @Test
+    void rehomeWritesEveryDataFileAnewWithTheSameBytes() throws IOException {
+        Path data = dir.resolve("rehomed");
+        Path out = data.resolve("raw-results--1.json");
+        String[] args = {"--data-dir", data.toString(), "--scale", "tiny", "--only", "E6,E7",
+                "--out", out.toString(), "--fork", "-1", "--prepare", "true"};
+        QuickRunner.run(args, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        Path raw = data.resolve("raw-results-0.json");
+        Files.writeString(raw, "{}");
+        Map<Path, Object> inodes = new LinkedHashMap<>();
+        Map<Path, byte[]> bytes = new LinkedHashMap<>();
+        try (java.util.stream.Stream<Path> files = Files.list(data)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                inodes.put(p, Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey());
+                bytes.put(p, Files.readAllBytes(p));
+            }
+        }
+        assertTrue(bytes.size() >= 3, "E6's and E7's files and the raw results: " + bytes.keySet());
+        String[] again = java.util.Arrays.copyOf(args, args.length + 2);
+        again[args.length] = "--rehome";
+        again[args.length + 1] = "true";
+        QuickRunner.run(again, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        try (java.util.stream.Stream<Path> files = Files.list(data)) {
+            assertEquals(bytes.keySet(), files.filter(Files::isRegularFile).collect(java.util.stream.Collectors.toSet()),
+                    "no file made or left behind");
+        }
+        for (Path p : bytes.keySet()) {
+            assertTrue(java.util.Arrays.equals(bytes.get(p), Files.readAllBytes(p)), p + ": the same bytes");
+            Object key = Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            if (inodes.get(p) != null) { // file keys are (device, inode) on Linux
+                assertEquals(p.equals(raw), inodes.get(p).equals(key), p + ": a new file unless it is raw results");
+            }
+        }
+    }
+
     /** Every documented cause names a declared claim, says what changed, and gives its sources. */
     @Test
     void everyCauseNamesAClaimAndItsSources() {
