@@ -20,8 +20,10 @@ import java.util.zip.ZipInputStream;
  * JDK's sources ({@code lib/src.zip}) as a ustar archive. Each caller keeps its own cache directory and names; the
  * bytes are made here, atomically (a temp file renamed into place), and read once so that measurements are
  * page-cached. Text corpora are made by {@code text.TextCorpus} (JMH) and {@code experiments.Corpus} (report) from
- * these and from the man pages. Every data file is written a page at a time ({@link #inPages}), so that the page
- * cache holds it in the same state on every run.
+ * these and from the man pages. The random files made here and every file of the report's corpus are written a page
+ * at a time ({@link #inPages}), so that the page cache holds them in the same state on every run (the JMH corpora of
+ * {@code gzip.GzipCorpus} and {@code text.TextCorpus} are written as they come, as when their recorded figures were
+ * made).
  */
 public final class DataFiles {
     private DataFiles() {}
