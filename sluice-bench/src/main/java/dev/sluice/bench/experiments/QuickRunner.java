@@ -208,12 +208,13 @@ public final class QuickRunner {
     /**
      * Writes {@code p} again, a page at a time ({@link DataFiles#inPages}), into a new file renamed over it, and
      * reads it once: the bytes are the same, the pages that cache them are new ones. Where in physical memory a
-     * page-cached file lies changes how fast small reads of it are: six 32 MiB files made alike (single pages, 4 KiB
-     * writes) took 7.9-11.2 ms to read with 4 KiB arrays and 7.1-9.3 ms with 8 KiB ones, each file keeping its own
-     * speed across three JVMs (one at 1.10-1.14, another at 1.18-1.23). Data made once per run gives every fork the
-     * same placement, a state of the whole run that no interval within it sees (C25 at 1.16x in all seven forks of
-     * one run and 1.25x in all five of the next); data placed anew before each fork makes it one more fork-to-fork
-     * difference, which the intervals resample (docs/design/report.md, "Data in single pages").
+     * page-cached file lies is one of the things that change how fast small reads of it are: six 32 MiB files made
+     * alike (single pages, 4 KiB writes) took 7.9-11.2 ms to read with 4 KiB arrays and 7.1-9.3 ms with 8 KiB ones,
+     * most keeping their own speed across three JVMs (one at 1.10-1.14, another at 1.18-1.23). Data made once per
+     * run gives every fork the same placement, a state of the whole run that no interval within it sees (C25 at
+     * 1.16x in all seven forks of one run and 1.25x in all five of the next); data placed anew before each fork makes
+     * it one more fork-to-fork difference, which the intervals resample, where the allocator's state lets the new
+     * pages lie elsewhere (docs/design/report.md, "Data in single pages", which also says what it did not settle).
      */
     static void rehome(Path p) throws IOException {
         Path tmp = Files.createTempFile(p.getParent(), "rehome", ".tmp");
