@@ -37,11 +37,12 @@ public final class DataFiles {
      * file in folios as large as the writes that made it (on the 2-core machine's kernel 6.18, ext4: 64 KiB writes
      * gave 16-page folios, 1 MiB writes 256-page ones), but only while the allocator has that much contiguous memory
      * free; where it has not, it falls back to single pages. How a page-cached file is held then changes from run to
-     * run with the machine's fragmentation, and reads with small buffers change with it: IOUtils.copy of a 32 MiB
-     * file with a 4 KiB buffer took 6.6 ms in 16-page folios and 10-12 ms in single pages, with an 8 KiB buffer 6.4
-     * and 8-9 ms, so C25's ratio moved between 1.0 and 1.3 from one quick run to the next (docs/design/report.md,
-     * "Data in single pages"). Writes of one page always get single pages: the layout every kernel had before large
-     * folios, and the one the articles measured. Not buffered beyond one page; {@link #close()} writes the last
+     * run with the machine's fragmentation, and reads with small buffers change with it: a 32 MiB file read whole
+     * through FileInputStream with a 4 KiB array took 6.6-7.2 ms in 16-page folios and 9.3-10.9 ms in single pages,
+     * with an 8 KiB array 6.1-6.6 and 7.8-8.8 ms, and C25's ratio (IOUtils.copy, 8 KiB over 4 KiB) moved between 1.0
+     * and 1.3 from one quick run to the next (docs/design/report.md, "Data in single pages"). A write of one page at a
+     * page's offset always gets a single page: the layout every kernel had before large folios, and the one the
+     * articles measured. Not buffered beyond one page; {@link #close()} writes the last
      * partial page and closes {@code out}.
      */
     public static OutputStream inPages(OutputStream out) {
