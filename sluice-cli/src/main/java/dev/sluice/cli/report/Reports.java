@@ -84,18 +84,11 @@ public final class Reports {
         List<Path> raws = new ArrayList<>();
         fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, MAKE_DATA, null);
         for (int fork = 0; fork < FORKS; fork++) {
-            if (fork > 0 && !cold) {
-                fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, REHOME_DATA, null);
-            }
             raws.add(fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, fork, null));
         }
         int budget = jmh ? 0 : AdaptiveRounds.budgetSeconds(scale);
-        raws = AdaptiveRounds.extend(raws, (fork, claims) -> {
-            if (!cold) {
-                fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, REHOME_DATA, null);
-            }
-            return fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, fork, claims);
-        }, System::nanoTime, startNanos, budget, line -> {
+        raws = AdaptiveRounds.extend(raws, (fork, claims) -> fork(java, classpath, dataDir, scale, jmh, cold, only,
+                userData, progress, fork, claims), System::nanoTime, startNanos, budget, line -> {
                     if (progress != null) {
                         progress.println("sluice report: " + line);
                     }
@@ -108,21 +101,25 @@ public final class Reports {
     private static final int MAKE_DATA = -1;
 
     /**
-     * The same, and then every data file written again into new pages ({@code --rehome}): before every page-cached
-     * fork after the first and every extra look, so that where the cached data lies in memory, which moves the
-     * speed of small reads by up to a fifth and would otherwise be one state for the whole run, differs from fork
-     * to fork and is resampled by the intervals (docs/design/report.md, "Data in single pages"). Cold reads drop
-     * the data from the cache anyway.
+     * The same, and then every data file written again into new pages ({@code --rehome}): run by {@link #fork} before
+     * every page-cached fork after the first (extra looks included), so that where the cached data lies in memory,
+     * which moves the speed of small reads by up to a fifth and would otherwise be one state for the whole run,
+     * differs from fork to fork and is resampled by the intervals (docs/design/report.md, "Data in single pages").
+     * Cold reads drop the data from the cache anyway.
      */
     private static final int REHOME_DATA = -2;
 
     /**
      * One fork of the runner: every case, or with {@code claims} only the cells those claims compare; {@link
-     * #MAKE_DATA} and {@link #REHOME_DATA} make the data and measure nothing.
+     * #MAKE_DATA} and {@link #REHOME_DATA} make the data and measure nothing. A page-cached fork after the first
+     * runs {@link #REHOME_DATA} first.
      */
     private static Path fork(String java, String classpath, Path dataDir, String scale, boolean jmh, boolean cold,
                              List<String> only, Path userData, PrintStream progress, int fork, List<String> claims)
             throws IOException, InterruptedException {
+        if (fork > 0 && !cold) {
+            fork(java, classpath, dataDir, scale, jmh, cold, only, userData, progress, REHOME_DATA, null);
+        }
         Path raw = dataDir.resolve("raw-results-" + fork + ".json");
         List<String> args = new ArrayList<>(List.of("--data-dir", dataDir.toString(), "--out", raw.toString(),
                 "--scale", scale, "--only", String.join(",", only), "--harness", jmh ? "jmh" : "quick",
