@@ -42,8 +42,9 @@ public final class DataFiles {
      * with an 8 KiB array 6.1-6.6 and 7.8-8.8 ms, and C25's ratio (IOUtils.copy, 8 KiB over 4 KiB) moved between 1.0
      * and 1.3 from one quick run to the next (docs/design/report.md, "Data in single pages"). A write of one page at a
      * page's offset always gets a single page: the layout every kernel had before large folios, and the one the
-     * articles measured. Not buffered beyond one page; {@link #close()} writes the last
-     * partial page and closes {@code out}.
+     * articles measured. Buffers one page; {@code flush()} writes nothing (a partial page waits), {@code close()}
+     * writes the last partial page and closes {@code out}; writes after close throw IOException, a bad range
+     * IndexOutOfBoundsException. Not thread-safe.
      */
     public static OutputStream inPages(OutputStream out) {
         return new PageWriter(out);
